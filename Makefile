@@ -1,0 +1,101 @@
+# warpsim: one Makefile for the whole tree.  `make help` lists the targets.
+#
+# Libraries are built per folder (sim/ at the bottom, then gpu/, viz/,
+# lessons/), cli/ links them into build/warpsim.  Tests are one cmocka binary
+# per tests/test_*.c, linked with every library.  Sanitizer builds go to their
+# own folders (build/asan, build/ubsan) so they never mix with the normal one.
+
+BUILD   ?= build
+CC      ?= cc
+OPT     ?= -O2 -g
+CFLAGS  ?=
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(OPT) -MMD -MP -Isim -Igpu -Iviz -Ilessons -Icli
+SANFLAGS ?=
+PKGS    := sdl2 SDL2_ttf libpng libedit cmocka
+PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+LDLIBS  += $(PKGLIBS) -lpthread -ldl -lm
+
+SIM_SRCS    := $(wildcard sim/*.c)
+GPU_SRCS    := $(wildcard gpu/*.c)
+VIZ_SRCS    := $(wildcard viz/*.c)
+LESSON_SRCS := $(wildcard lessons/*.c lessons/*/*.c)
+CLI_SRCS    := $(filter-out cli/main.c,$(wildcard cli/*.c))
+TEST_SRCS   := $(wildcard tests/test_*.c)
+LIB_SRCS    := $(SIM_SRCS) $(GPU_SRCS) $(VIZ_SRCS) $(LESSON_SRCS) $(CLI_SRCS)
+
+LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
+BENCH_SRCS := $(wildcard tests/bench_*.c)
+BENCHES   := $(BENCH_SRCS:tests/%.c=$(BUILD)/tests/%)
+
+.PHONY: all test asan ubsan bench help deps lesson1 clean ptx fuzz
+all: deps $(BUILD)/warpsim
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) $(SANFLAGS) $(PKGCFLAGS) -c $< -o $@
+
+# Floating-point semantics files must not let the compiler assume the default
+# rounding mode: they switch it for .rz/.rm/.rp.
+$(BUILD)/obj/sim/alu_float.o $(BUILD)/obj/sim/alu_cvt.o: CFLAGS += -frounding-math -ffp-contract=off
+
+$(BUILD)/libwarpsim.a: $(LIB_OBJS)
+	@rm -f $@
+	@echo "  AR      $@"
+	@ar rcs $@ $^
+
+$(BUILD)/warpsim: $(BUILD)/obj/cli/main.o $(BUILD)/libwarpsim.a
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libwarpsim.a
+	@mkdir -p $(dir $@)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+test: all $(TESTS)
+	@sh tests/run_tests.sh $(BUILD) $(TESTS)
+
+bench: all $(BENCHES)
+	@for b in $(BENCHES); do $$b || exit 1; done
+
+asan:
+	$(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" SANFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" test
+
+ubsan:
+	$(MAKE) BUILD=build/ubsan OPT="-O1 -g" SANFLAGS="-fsanitize=undefined,float-cast-overflow -fno-sanitize-recover=all" test
+
+lesson1: all
+	$(BUILD)/warpsim lesson 1
+
+# Regenerate every lesson's committed kernel.ptx (needs nvcc).
+ptx:
+	@for f in lessons/[0-9]*/kernel.cu tests/kernels/*.cu; do sh scripts/gen_ptx.sh $$f || exit 1; done
+
+# libFuzzer on the PTX parser; new finds go to the corpus that test_ptx replays.
+FUZZ_SECONDS ?= 60
+fuzz:
+	@mkdir -p build/fuzz
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isim -fsanitize=fuzzer,address,undefined \
+	    sim/ptx_*.c sim/error.c tests/fuzz_ptx.c -o build/fuzz/fuzz_ptx
+	build/fuzz/fuzz_ptx -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz tests/corpus/ptx
+
+clean:
+	rm -rf build
+
+help:
+	@echo "warpsim make targets:"
+	@echo "  make            build build/warpsim (installs missing Debian packages when root)"
+	@echo "  make lesson1    build, then run lesson 1 in the simulator"
+	@echo "  make test       build and run every cmocka test (tests/test_*.c)"
+	@echo "  make asan       the whole suite under AddressSanitizer+UBSan (build/asan)"
+	@echo "  make ubsan      the whole suite under UBSan with float-cast checks (build/ubsan)"
+	@echo "  make bench      simulated warp instructions per second for a few kernels"
+	@echo "  make ptx        regenerate the committed PTX of lessons and test kernels (nvcc)"
+	@echo "  make fuzz       fuzz the PTX parser for FUZZ_SECONDS (60) with libFuzzer"
+	@echo "  make clean      remove build/"
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,29 @@
+/* report.h: printing what a launch produced -- errors with their source
+ * line and caret, fault reports, buffers (text and JSON) and statistics --
+ * shared by `warpsim run`, `warpsim lesson` and the tools after them. */
+#ifndef WARPSIM_REPORT_H
+#define WARPSIM_REPORT_H
+
+#include <stdio.h>
+
+#include "argspec.h"
+#include "device.h"
+#include "error.h"
+
+/* "file:line:col: error: msg", the source line and a caret, on f. */
+void report_error(FILE *f, const SimError *e, const char *source, size_t len);
+
+/* A fault as a student reads it: what, where in the .cu and the PTX, which
+ * block and thread. */
+void report_fault(FILE *f, const DeviceFault *fault);
+/* The same as a JSON object (no trailing newline). */
+void report_fault_json(FILE *f, const DeviceFault *fault);
+
+/* The statistics of a launch: text lines, or a JSON object. */
+void report_stats(FILE *f, const DeviceStats *s);
+void report_stats_json(FILE *f, const DeviceStats *s);
+
+/* Print a JSON string literal (quotes and escapes). */
+void report_json_string(FILE *f, const char *s);
+
+#endif

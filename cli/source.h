@@ -1,0 +1,20 @@
+/* source.h: getting PTX text for a kernel file: a .ptx is read as it is, a
+ * .cu is compiled with `nvcc -ptx -lineinfo -O3` for the chosen arch when
+ * nvcc can be found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin). */
+#ifndef WARPSIM_SOURCE_H
+#define WARPSIM_SOURCE_H
+
+#include <stddef.h>
+
+/* Read a whole file.  NULL (and msg) when it cannot be read. */
+char *source_read_file(const char *path, size_t *len, char *msg, size_t cap);
+
+/* PTX text for path (.ptx or .cu) compiled for arch ("sm_90").  For a .cu,
+ * compiler diagnostics go into msg (truncated) and NULL is returned when it
+ * fails or nvcc is missing.  The caller frees the result. */
+char *source_load_ptx(const char *path, const char *arch, size_t *len, char *msg, size_t cap);
+
+/* Path of nvcc, or NULL when none is found. */
+const char *source_find_nvcc(void);
+
+#endif

@@ -1,0 +1,306 @@
+/* exec_ctrl.c: control flow and synchronisation -- bra, call/ret (with .param
+ * passing and the vprintf/__assertfail system calls), exit, trap, block
+ * barriers (bar/barrier .sync .arrive .red) and the memory fences, which are
+ * no-ops in a sequentially consistent simulator. */
+#include "exec_int.h"
+#include "exec_lanes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void ex_nothing(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    (void)x; (void)w; (void)in; (void)m;
+}
+
+static void lanes_exit(Exec *x, Warp *w, uint32_t em)
+{
+    w->run &= ~em;
+    w->exited |= em;
+    x->exited_threads += (uint32_t)__builtin_popcount(em);
+}
+
+static void ex_exit(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    (void)in;
+    lanes_exit(x, w, m);
+}
+
+static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    (void)in;
+    SimProgram *p = x->prog;
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        if (w->callsp[l] == 0) {
+            lanes_exit(x, w, 1u << l);
+            continue;
+        }
+        int callpc = w->retpc[l * MAX_CALL_DEPTH + --w->callsp[l]];
+        const SimCall *sc = &p->calls[p->insts[callpc].aux];
+        uint8_t *tp = x->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
+        for (int k = 0; k < sc->n_rets; k++)
+            memmove(tp + sc->ret_dst[k], tp + sc->ret_src[k], (size_t)sc->ret_size[k]);
+        w->pc[l] = callpc + 1;
+    }
+}
+
+static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    SimProgram *p = x->prog;
+    const SimCall *sc = &p->calls[in->aux];
+    int pc = (int)(in - p->insts);
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        uint8_t *tp = x->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
+        if (sc->callee < 0) { /* vprintf or __assertfail */
+            uint64_t a0 = 0, a1 = 0;
+            if (sc->n_args > 0)
+                memcpy(&a0, tp + sc->arg_src[0], 8);
+            if (sc->n_args > 1)
+                memcpy(&a1, tp + sc->arg_src[1], 8);
+            if (sc->is_vprintf) {
+                exec_vprintf(x, w, in, l, a0, a1);
+                if (sc->n_rets > 0)
+                    memset(tp + sc->ret_dst[0], 0, (size_t)sc->ret_size[0]);
+            } else {
+                char msg[128] = "";
+                for (int i = 0; i < 127; i++) {
+                    uint8_t *c = exec_addr(x, w, in, l, PTX_SPACE_NONE, a0 + (uint64_t)i, 1, false);
+                    if (!c || !*c)
+                        break;
+                    msg[i] = (char)*c;
+                }
+                x->faulted = false;
+                exec_fault(x, w, in, l, "trap", 0, "assertion failed: %s", msg);
+                return;
+            }
+            if (x->faulted)
+                return;
+            w->pc[l] = pc + 1;
+            continue;
+        }
+        if (w->callsp[l] >= MAX_CALL_DEPTH) {
+            exec_fault(x, w, in, l, "trap", 0, "call depth exceeds %d", MAX_CALL_DEPTH);
+            return;
+        }
+        for (int k = 0; k < sc->n_args; k++)
+            memmove(tp + sc->arg_dst[k], tp + sc->arg_src[k], (size_t)sc->arg_size[k]);
+        w->retpc[l * MAX_CALL_DEPTH + w->callsp[l]++] = pc;
+        w->pc[l] = p->funcs[sc->callee].entry_pc;
+    }
+}
+
+static void ex_trap(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    exec_fault(x, w, in, __builtin_ctz(m), "trap", 0, "the kernel executed trap");
+}
+
+/* bar.sync / barrier.sync / bar.arrive / bar.red: arrive, and (except
+ * arrive) wait.  Release happens in exec_run.c once enough have arrived. */
+static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint32_t id = (uint32_t)exec_src(x, w, in->s[0])[__builtin_ctz(m)];
+    if (id >= 16) {
+        exec_fault(x, w, in, __builtin_ctz(m), "trap", 0, "barrier id %u is not in 0..15", id);
+        return;
+    }
+    SimBarrier *b = &x->bar[id];
+    if (in->s[1] != -1) {
+        uint32_t cnt = (uint32_t)exec_src(x, w, in->s[1])[__builtin_ctz(m)];
+        if (cnt == 0 || cnt % WARP || cnt > (uint32_t)((x->nthreads + WARP - 1) / WARP * WARP)) {
+            exec_fault(x, w, in, __builtin_ctz(m), "trap", 0,
+                       "barrier thread count %u is not a positive multiple of 32 within the block", cnt);
+            return;
+        }
+        b->expected = cnt;
+    }
+    b->arrived += (uint32_t)__builtin_popcount(m);
+    if (in->sub == 3) { /* bar.red: accumulate the predicate */
+        uint32_t pv = in->ps >= 0 ? w->p[in->ps] : in->ps == -2 ? FULL_MASK : 0;
+        if (in->negsrc)
+            pv = ~pv;
+        b->red_popc += (uint32_t)__builtin_popcount(pv & m);
+        if (b->arrived == (uint32_t)__builtin_popcount(m)) {
+            b->red_and = true;
+            b->red_or = false;
+        }
+        if ((pv & m) != m)
+            b->red_and = false;
+        if (pv & m)
+            b->red_or = true;
+    }
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        w->pc[l]++;
+        if (in->sub != 1) { /* not arrive: wait */
+            w->barid[l] = (uint8_t)id;
+        }
+    }
+    if (in->sub != 1) {
+        w->run &= ~m;
+        w->barwait |= m;
+    }
+}
+
+SimStatus dec_ctrl(DecodeCtx *c)
+{
+    SimInst *in = c->in;
+    const char *op = c->pi->opcode;
+    SimProgram *p = c->p;
+    static const char *const ign[] = {"uni", "aligned", NULL};
+    dec_ignore(c, ign);
+    if (!strcmp(op, "bra")) {
+        if (c->pi->n_opnds != 1 || c->pi->opnds[0].kind != PTX_OPND_LABEL)
+            return dec_fail(c, "bra needs a label (indirect branches are not supported)");
+        in->flow = SIM_FLOW_BRANCH;
+        in->target = c->pi->opnds[0].target;
+        in->fn = ex_nothing;
+        return SIM_OK;
+    }
+    if (!strcmp(op, "ret") || !strcmp(op, "exit")) {
+        in->flow = SIM_FLOW_SELF;
+        in->fn = op[0] == 'r' ? ex_ret : ex_exit;
+        return SIM_OK;
+    }
+    if (!strcmp(op, "trap")) {
+        in->fn = ex_trap;
+        return SIM_OK;
+    }
+    if (!strcmp(op, "membar") || !strcmp(op, "fence") || !strcmp(op, "brkpt") ||
+        !strcmp(op, "nanosleep") || !strcmp(op, "pmevent")) {
+        static const char *const fences[] = {"cta", "gl", "sys", "gpu", "cluster", "sc", "acq_rel",
+                                             "proxy", "async", "alias", "release", "acquire",
+                                             "mbarrier_init", "shared", "u32", "mask", NULL};
+        dec_ignore(c, fences);
+        in->fn = ex_nothing;
+        return SIM_OK;
+    }
+    if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
+        if (dec_mod(c, "warp")) { /* bar.warp.sync: plain semantics for now */
+            dec_mod(c, "sync");
+            int32_t s;
+            if (dec_src(c, 0, PTX_T_B32, &s))
+                return c->err->status;
+            in->fn = ex_nothing;
+            return SIM_OK;
+        }
+        dec_mod(c, "cta");
+        int nsrc;
+        if (dec_mod(c, "sync") || dec_mod(c, "all")) {
+            in->sub = 0;
+        } else if (dec_mod(c, "arrive")) {
+            in->sub = 1;
+        } else if (dec_mod(c, "red")) {
+            in->sub = 3;
+        } else if (c->pi->n_mods == 0 || !strcmp(op, "bar")) {
+            in->sub = 0; /* plain "bar 0" is bar.sync */
+        } else {
+            return dec_fail(c, "expected .sync, .arrive or .red");
+        }
+        int i = 0;
+        if (in->sub == 3) {
+            int kind;
+            if (dec_mod(c, "popc")) kind = 0;
+            else if (dec_mod(c, "and")) kind = 1;
+            else if (dec_mod(c, "or")) kind = 2;
+            else return dec_fail(c, "bar.red needs .popc, .and or .or");
+            static const char *const ty[] = {"u32", "pred", NULL};
+            dec_ignore(c, ty);
+            in->aux = kind;
+            if (kind == 0) {
+                if (dec_dst(c, 0, &in->d))
+                    return c->err->status;
+            } else if (dec_pred(c, 0, &in->pd, NULL)) {
+                return c->err->status;
+            }
+            i = 1;
+            nsrc = c->pi->n_opnds - 1 - 1; /* barrier id [, count], pred */
+            bool neg = false;
+            if (dec_pred(c, c->pi->n_opnds - 1, &in->ps, &neg))
+                return c->err->status;
+            in->negsrc = neg;
+        } else {
+            nsrc = c->pi->n_opnds;
+        }
+        if (nsrc < 1 || nsrc > 2)
+            return dec_fail(c, "expected a barrier id and an optional thread count");
+        if (dec_src(c, i, PTX_T_U32, &in->s[0]))
+            return c->err->status;
+        if (nsrc == 2 && dec_src(c, i + 1, PTX_T_U32, &in->s[1]))
+            return c->err->status;
+        in->flow = SIM_FLOW_SELF;
+        in->fn = ex_bar;
+        return SIM_OK;
+    }
+    if (!strcmp(op, "call")) {
+        /* call{.uni} [(ret),] func, [(args)] [, prototype] */
+        int i = 0, n = c->pi->n_opnds;
+        const PtxOperand *rets = NULL, *args = NULL, *fo = NULL;
+        if (i < n && c->pi->opnds[i].kind == PTX_OPND_LIST)
+            rets = &c->pi->opnds[i++];
+        if (i < n && c->pi->opnds[i].kind == PTX_OPND_FUNC)
+            fo = &c->pi->opnds[i++];
+        if (i < n && c->pi->opnds[i].kind == PTX_OPND_LIST)
+            args = &c->pi->opnds[i++];
+        if (!fo)
+            return dec_fail(c, "indirect calls are not supported");
+        if (fo->target < 0 || fo->target >= c->m->n_funcs)
+            return dec_fail(c, "bad call target");
+        const PtxFunc *callee = &c->m->funcs[fo->target];
+        SimCall sc;
+        memset(&sc, 0, sizeof sc);
+        sc.callee = fo->target;
+        if (callee->is_extern) {
+            if (!strcmp(callee->name, "vprintf"))
+                sc.is_vprintf = true;
+            else if (strcmp(callee->name, "__assertfail"))
+                return dec_fail(c, "calls to the external function %s are not supported", callee->name);
+            sc.callee = -1;
+        }
+        int na = args ? args->n_elems : 0, nr = rets ? rets->n_elems : 0;
+        if (na > 16 || nr > 4)
+            return dec_fail(c, "too many call arguments");
+        if (sc.callee >= 0 && (na != callee->n_params || nr != callee->n_rets))
+            return dec_fail(c, "%s takes %d parameters and %d results; the call passes %d and %d",
+                            callee->name, callee->n_params, callee->n_rets, na, nr);
+        for (int k = 0; k < na + nr; k++) {
+            const PtxOperand *e = k < na ? &args->elems[k] : &rets->elems[k - na];
+            uint64_t a;
+            int sp;
+            const PtxVar *v = dec_var(c, e, &a, &sp);
+            if (e->kind != PTX_OPND_VAR || !v || sp != SPACE_TPARAM)
+                return dec_fail(c, "call arguments must be .param variables");
+            if (k < na) {
+                sc.arg_src[k] = (int64_t)a;
+                sc.arg_size[k] = (int64_t)v->size;
+                if (sc.callee >= 0) {
+                    sc.arg_dst[k] = p->funcs[sc.callee].param_off[k];
+                    if (p->funcs[sc.callee].param_size[k] < (int)v->size)
+                        sc.arg_size[k] = p->funcs[sc.callee].param_size[k];
+                }
+            } else {
+                int j = k - na;
+                sc.ret_dst[j] = (int64_t)a;
+                sc.ret_size[j] = (int64_t)v->size;
+                if (sc.callee >= 0) {
+                    sc.ret_src[j] = p->funcs[sc.callee].ret_off[j];
+                    if (p->funcs[sc.callee].ret_size[j] < (int)v->size)
+                        sc.ret_size[j] = p->funcs[sc.callee].ret_size[j];
+                }
+            }
+        }
+        sc.n_args = na;
+        sc.n_rets = nr;
+        SimCall *nc = realloc(p->calls, (size_t)(p->n_calls + 1) * sizeof *nc);
+        if (!nc)
+            return sim_error_set(c->err, SIM_ERR_NOMEM, c->m->path, 0, 0, "out of memory");
+        p->calls = nc;
+        p->calls[p->n_calls] = sc;
+        in->aux = p->n_calls++;
+        in->flow = SIM_FLOW_SELF;
+        in->fn = ex_call;
+        return SIM_OK;
+    }
+    return dec_fail(c, "unknown control instruction");
+}

@@ -1,0 +1,279 @@
+/* exec_float.c: floating-point instructions and cvt -- decoders (dec_float,
+ * dec_cvt) and handlers.  add/sub/mul/fma in round-to-nearest without ftz
+ * or sat run inline (the host's IEEE arithmetic is exact for them, NaN
+ * results are made canonical as on the GPU); every other form calls alu_*. */
+#include "exec_int.h"
+#include "exec_lanes.h"
+
+#include <math.h>
+#include <string.h>
+
+static inline float f32_of(uint64_t v) { uint32_t b = (uint32_t)v; float f; memcpy(&f, &b, 4); return f; }
+static inline uint64_t bits_f32(float f) { uint32_t b; memcpy(&b, &f, 4); return f != f ? ALU_F32_CANON_NAN : b; }
+static inline double f64_of(uint64_t v) { double d; memcpy(&d, &v, 8); return d; }
+static inline uint64_t bits_f64(double d) { uint64_t b; memcpy(&b, &d, 8); return b; }
+
+#define FBIN(name, expr)                                                     \
+    static void name(Exec *x, Warp *w, const SimInst *in, uint32_t m)        \
+    {                                                                        \
+        OPS_D; OPS_A; OPS_B;                                                 \
+        LANES(m, { d[l] = (expr); });                                        \
+    }
+FBIN(ex_fadd32, bits_f32(f32_of(a[l]) + f32_of(b[l])))
+FBIN(ex_fsub32, bits_f32(f32_of(a[l]) - f32_of(b[l])))
+FBIN(ex_fmul32, bits_f32(f32_of(a[l]) * f32_of(b[l])))
+/* f64 NaN results follow the GPU's propagation rules (alu_float.c): the
+ * rare NaN takes the exact path. */
+#define F64NAN(r, slow) ((r) != (r) ? (slow) : bits_f64(r))
+FBIN(ex_fadd64, F64NAN(f64_of(a[l]) + f64_of(b[l]), alu_f64_add(a[l], b[l], ALU_RN)))
+FBIN(ex_fsub64, F64NAN(f64_of(a[l]) - f64_of(b[l]), alu_f64_sub(a[l], b[l], ALU_RN)))
+FBIN(ex_fmul64, F64NAN(f64_of(a[l]) * f64_of(b[l]), alu_f64_mul(a[l], b[l], ALU_RN)))
+
+static void ex_ffma32(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A; OPS_B; OPS_C;
+    LANES(m, { d[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); });
+}
+
+static void ex_ffma64(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A; OPS_B; OPS_C;
+    LANES(m, { d[l] = F64NAN(fma(f64_of(a[l]), f64_of(b[l]), f64_of(c[l])), alu_f64_fma(a[l], b[l], c[l], ALU_RN)); });
+}
+
+enum {
+    F_ADD, F_SUB, F_MUL, F_FMA, F_DIV, F_DIV_APPROX, F_DIV_FULL, F_ABS, F_NEG, F_MIN, F_MAX,
+    F_MIN_NAN, F_MAX_NAN, F_RCP, F_RCP_APPROX, F_SQRT, F_SQRT_APPROX, F_RSQRT, F_EX2, F_LG2,
+    F_SIN, F_COS, F_TANH, F_COPYSIGN
+};
+
+static void ex_f32(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D;
+    const uint64_t *a = exec_src(x, w, in->s[0]);
+    const uint64_t *b = in->s[1] != -1 ? exec_src(x, w, in->s[1]) : a;
+    const uint64_t *c = in->s[2] != -1 ? exec_src(x, w, in->s[2]) : a;
+    AluRound r = (AluRound)in->rnd;
+    bool z = in->ftz, s = in->sat;
+    LANES(m, {
+        uint32_t A = (uint32_t)a[l], B = (uint32_t)b[l], C = (uint32_t)c[l], v = 0;
+        switch (in->sub) {
+        case F_ADD: v = alu_f32_add(A, B, r, z, s); break;
+        case F_SUB: v = alu_f32_sub(A, B, r, z, s); break;
+        case F_MUL: v = alu_f32_mul(A, B, r, z, s); break;
+        case F_FMA: v = alu_f32_fma(A, B, C, r, z, s); break;
+        case F_DIV: v = alu_f32_div(A, B, r, z); break;
+        case F_DIV_APPROX: v = alu_f32_div_approx(A, B, z); break;
+        case F_DIV_FULL: v = alu_f32_div_full(A, B, z); break;
+        case F_ABS: v = alu_f32_abs(A, z); break;
+        case F_NEG: v = alu_f32_neg(A, z); break;
+        case F_MIN: v = alu_f32_min(A, B, z, false); break;
+        case F_MAX: v = alu_f32_max(A, B, z, false); break;
+        case F_MIN_NAN: v = alu_f32_min(A, B, z, true); break;
+        case F_MAX_NAN: v = alu_f32_max(A, B, z, true); break;
+        case F_RCP: v = alu_f32_rcp(A, r, z); break;
+        case F_RCP_APPROX: v = alu_f32_rcp_approx(A, z); break;
+        case F_SQRT: v = alu_f32_sqrt(A, r, z); break;
+        case F_SQRT_APPROX: v = alu_f32_sqrt_approx(A, z); break;
+        case F_RSQRT: v = alu_f32_rsqrt_approx(A, z); break;
+        case F_EX2: v = alu_f32_ex2_approx(A, z); break;
+        case F_LG2: v = alu_f32_lg2_approx(A, z); break;
+        case F_SIN: v = alu_f32_sin_approx(A, z); break;
+        case F_COS: v = alu_f32_cos_approx(A, z); break;
+        case F_TANH: v = alu_f32_tanh_approx(A); break;
+        case F_COPYSIGN: v = (B & 0x7fffffffu) | (A & 0x80000000u); break;
+        }
+        d[l] = v;
+    });
+}
+
+static void ex_f64(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D;
+    const uint64_t *a = exec_src(x, w, in->s[0]);
+    const uint64_t *b = in->s[1] != -1 ? exec_src(x, w, in->s[1]) : a;
+    const uint64_t *c = in->s[2] != -1 ? exec_src(x, w, in->s[2]) : a;
+    AluRound r = (AluRound)in->rnd;
+    LANES(m, {
+        uint64_t A = a[l], B = b[l], C = c[l], v = 0;
+        switch (in->sub) {
+        case F_ADD: v = alu_f64_add(A, B, r); break;
+        case F_SUB: v = alu_f64_sub(A, B, r); break;
+        case F_MUL: v = alu_f64_mul(A, B, r); break;
+        case F_FMA: v = alu_f64_fma(A, B, C, r); break;
+        case F_DIV: v = alu_f64_div(A, B, r); break;
+        case F_ABS: v = alu_f64_abs(A); break;
+        case F_NEG: v = alu_f64_neg(A); break;
+        case F_MIN: case F_MIN_NAN: v = alu_f64_min(A, B); break;
+        case F_MAX: case F_MAX_NAN: v = alu_f64_max(A, B); break;
+        case F_RCP: v = alu_f64_rcp(A, r); break;
+        case F_RCP_APPROX: v = alu_f64_rcp_approx(A); break;
+        case F_SQRT: v = alu_f64_sqrt(A, r); break;
+        case F_RSQRT: v = alu_f64_rsqrt_approx(A); break;
+        case F_COPYSIGN: v = (B & ~(1ull << 63)) | (A & (1ull << 63)); break;
+        }
+        d[l] = v;
+    });
+}
+
+static void ex_testp(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_A;
+    uint32_t r = 0;
+    bool f64 = in->type == PTX_T_F64;
+    LANES(m, {
+        double v = f64 ? f64_of(a[l]) : (double)f32_of(a[l]);
+        int cls = f64 ? fpclassify(f64_of(a[l])) : fpclassify(f32_of(a[l]));
+        bool t = false;
+        switch (in->sub) {
+        case 0: t = isfinite(v); break;
+        case 1: t = isinf(v); break;
+        case 2: t = !isnan(v); break;
+        case 3: t = isnan(v); break;
+        case 4: t = cls == FP_NORMAL; break;
+        case 5: t = cls == FP_SUBNORMAL; break;
+        }
+        r |= (uint32_t)t << l;
+    });
+    w->p[in->d] = (w->p[in->d] & ~m) | (r & m);
+}
+
+SimStatus dec_float(DecodeCtx *c)
+{
+    SimInst *in = c->in;
+    const char *op = c->pi->opcode;
+    PtxType ts[2] = {PTX_T_NONE, PTX_T_NONE};
+    if (dec_types(c, ts) != 1)
+        return dec_fail(c, "expected one type modifier");
+    PtxType t = ts[0];
+    if (t != PTX_T_F32 && t != PTX_T_F64)
+        return dec_fail(c, "type .%s is not supported (f32 and f64 are)", ptx_type_name(t));
+    in->type = (uint8_t)t;
+    bool f64 = t == PTX_T_F64;
+    int rnd = dec_round(c, NULL);
+    in->rnd = (uint8_t)(rnd < 0 ? ALU_RN : rnd);
+    in->ftz = dec_mod(c, "ftz");
+    in->sat = dec_mod(c, "sat");
+    bool approx = dec_mod(c, "approx");
+    bool full = dec_mod(c, "full");
+    int nsrc = 1, sub;
+    if (!strcmp(op, "testp")) {
+        static const char *const cls[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal"};
+        int k;
+        for (k = 0; k < 6; k++)
+            if (dec_mod(c, cls[k]))
+                break;
+        if (k == 6)
+            return dec_fail(c, "needs a class (.finite, .infinite, ...)");
+        in->sub = (uint8_t)k;
+        if (dec_pred(c, 0, &in->d, NULL) || dec_src(c, 1, t, &in->s[0]))
+            return c->err->status;
+        in->fn = ex_testp;
+        return SIM_OK;
+    }
+    if (!strcmp(op, "add")) { sub = F_ADD; nsrc = 2; }
+    else if (!strcmp(op, "sub")) { sub = F_SUB; nsrc = 2; }
+    else if (!strcmp(op, "mul")) { sub = F_MUL; nsrc = 2; }
+    else if (!strcmp(op, "fma") || !strcmp(op, "mad")) {
+        sub = F_FMA; nsrc = 3;
+        if (rnd < 0 && !strcmp(op, "fma"))
+            return dec_fail(c, "fma needs a rounding modifier");
+    }
+    else if (!strcmp(op, "div")) { sub = approx ? F_DIV_APPROX : full ? F_DIV_FULL : F_DIV; nsrc = 2; }
+    else if (!strcmp(op, "abs")) sub = F_ABS;
+    else if (!strcmp(op, "neg")) sub = F_NEG;
+    else if (!strcmp(op, "min")) { sub = dec_mod(c, "NaN") ? F_MIN_NAN : F_MIN; nsrc = 2; }
+    else if (!strcmp(op, "max")) { sub = dec_mod(c, "NaN") ? F_MAX_NAN : F_MAX; nsrc = 2; }
+    else if (!strcmp(op, "rcp")) sub = approx ? F_RCP_APPROX : F_RCP;
+    else if (!strcmp(op, "sqrt")) sub = approx ? F_SQRT_APPROX : F_SQRT;
+    else if (!strcmp(op, "rsqrt")) sub = F_RSQRT;
+    else if (!strcmp(op, "ex2")) sub = F_EX2;
+    else if (!strcmp(op, "lg2")) sub = F_LG2;
+    else if (!strcmp(op, "sin")) sub = F_SIN;
+    else if (!strcmp(op, "cos")) sub = F_COS;
+    else if (!strcmp(op, "tanh")) sub = F_TANH;
+    else if (!strcmp(op, "copysign")) { sub = F_COPYSIGN; nsrc = 2; }
+    else return dec_fail(c, "unknown floating-point operation");
+    if (f64 && (sub == F_SQRT_APPROX || sub == F_EX2 || sub == F_LG2 || sub == F_SIN ||
+                sub == F_COS || sub == F_TANH || sub == F_DIV_APPROX || sub == F_DIV_FULL))
+        return dec_fail(c, "not available for .f64");
+    if ((sub == F_DIV || sub == F_RCP || sub == F_SQRT) && rnd < 0 && !approx)
+        return dec_fail(c, "needs .approx, .full or a rounding modifier");
+    in->sub = (uint8_t)sub;
+    if (dec_dst(c, 0, &in->d))
+        return c->err->status;
+    if (c->pi->n_opnds != nsrc + 1)
+        return dec_fail(c, "expected %d operands, found %d", nsrc + 1, c->pi->n_opnds);
+    for (int i = 0; i < nsrc; i++)
+        if (dec_src(c, i + 1, t, &in->s[i]))
+            return c->err->status;
+    bool plain = in->rnd == ALU_RN && !in->ftz && !in->sat;
+    if (plain && !f64) {
+        in->fn = sub == F_ADD ? ex_fadd32 : sub == F_SUB ? ex_fsub32 : sub == F_MUL ? ex_fmul32
+               : sub == F_FMA ? ex_ffma32 : ex_f32;
+    } else if (plain && f64) {
+        in->fn = sub == F_ADD ? ex_fadd64 : sub == F_SUB ? ex_fsub64 : sub == F_MUL ? ex_fmul64
+               : sub == F_FMA ? ex_ffma64 : ex_f64;
+    } else {
+        in->fn = f64 ? ex_f64 : ex_f32;
+    }
+    return SIM_OK;
+}
+
+/* ---- cvt ---------------------------------------------------------------- */
+
+static void ex_cvt(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A;
+    PtxType dt = (PtxType)in->type, st = (PtxType)in->type2;
+    LANES(m, { d[l] = alu_cvt(dt, st, a[l], (AluRound)in->rnd, in->approx, in->sat, in->ftz); });
+}
+
+static void ex_cvt_u32_u64(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A;
+    LANES(m, { d[l] = (uint32_t)a[l]; });
+}
+
+static void ex_cvt_s64_s32(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A;
+    LANES(m, { d[l] = (uint64_t)(int64_t)(int32_t)a[l]; });
+}
+
+SimStatus dec_cvt(DecodeCtx *c)
+{
+    SimInst *in = c->in;
+    PtxType ts[2] = {PTX_T_NONE, PTX_T_NONE};
+    bool is_int = false;
+    int rnd = dec_round(c, &is_int);
+    in->ftz = dec_mod(c, "ftz");
+    in->sat = dec_mod(c, "sat");
+    if (dec_types(c, ts) != 2)
+        return dec_fail(c, "expected .dtype.atype");
+    PtxType dt = ts[0], st = ts[1];
+    if (ptx_type_size(dt) > 8 || ptx_type_size(st) > 8 || dt == PTX_T_PRED || st == PTX_T_PRED ||
+        dt == PTX_T_F16X2 || st == PTX_T_F16X2 || dt == PTX_T_BF16X2 || st == PTX_T_BF16X2)
+        return dec_fail(c, "conversion .%s.%s is not supported", ptx_type_name(dt), ptx_type_name(st));
+    bool dfl = dec_type_is_float(dt);
+    in->type = (uint8_t)dt;
+    in->type2 = (uint8_t)st;
+    if (rnd < 0) {
+        rnd = dfl ? ALU_RN : ALU_RZ;
+        is_int = !dfl;
+    }
+    in->rnd = (uint8_t)rnd;
+    in->approx = is_int; /* integer rounding (.rni ...) */
+    if (dec_dst(c, 0, &in->d) || dec_src(c, 1, st, &in->s[0]))
+        return c->err->status;
+    in->fn = ex_cvt;
+    if (!in->sat && !in->ftz) {
+        if ((dt == PTX_T_U32 || dt == PTX_T_S32 || dt == PTX_T_B32) && (st == PTX_T_U64 || st == PTX_T_S64 || st == PTX_T_B64))
+            in->fn = ex_cvt_u32_u64;
+        else if ((dt == PTX_T_U64 || dt == PTX_T_B64) && (st == PTX_T_U32 || st == PTX_T_B32))
+            in->fn = ex_cvt_u32_u64;
+        else if (dt == PTX_T_S64 && st == PTX_T_S32)
+            in->fn = ex_cvt_s64_s32;
+    }
+    return SIM_OK;
+}

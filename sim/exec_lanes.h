@@ -1,0 +1,31 @@
+/* exec_lanes.h: the lane loop every handler is built from.  With all 32
+ * lanes active the loop has no condition, so the compiler vectorises it;
+ * otherwise it visits the set bits of the mask. */
+#ifndef WARPSIM_EXEC_LANES_H
+#define WARPSIM_EXEC_LANES_H
+
+#define LANES(m, ...)                                                   \
+    do {                                                                \
+        if ((m) == FULL_MASK) {                                         \
+            for (int l = 0; l < WARP; l++) { __VA_ARGS__; }                    \
+        } else {                                                        \
+            for (uint32_t r_ = (m); r_; r_ &= r_ - 1) {                 \
+                int l = __builtin_ctz(r_);                              \
+                __VA_ARGS__;                                            \
+            }                                                           \
+        }                                                               \
+    } while (0)
+
+/* Operands of a handler: d destination, a b c sources. */
+#define OPS_D   uint64_t *restrict d = exec_reg(w, in->d)
+#define OPS_A   const uint64_t *a = exec_src(x, w, in->s[0])
+#define OPS_B   const uint64_t *b = exec_src(x, w, in->s[1])
+#define OPS_C   const uint64_t *c = exec_src(x, w, in->s[2])
+
+/* Width mask of an integer type (low bits kept in a register slot). */
+static inline uint64_t lanes_wmask(int bytes)
+{
+    return bytes >= 8 ? ~0ull : (1ull << (bytes * 8)) - 1;
+}
+
+#endif

@@ -1,0 +1,427 @@
+/* exec_mem.c: memory instructions -- ld, st, atom, red, cp.async, prefetch:
+ * their decoder (dec_mem), address translation with bounds and alignment
+ * checks (exec_addr), and the handlers.  Atomic element updates are applied
+ * one read-modify-write at a time in lane order. */
+#include "exec_int.h"
+#include "exec_lanes.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *space_word(int sp)
+{
+    switch (sp) {
+    case PTX_SPACE_GLOBAL: return "global";
+    case PTX_SPACE_SHARED: return "shared";
+    case PTX_SPACE_LOCAL: return "local";
+    case PTX_SPACE_CONST: return "const";
+    case PTX_SPACE_PARAM: case SPACE_TPARAM: return "param";
+    default: return "generic";
+    }
+}
+
+static uint8_t *fault_range(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t a,
+                            unsigned size, uint64_t limit)
+{
+    exec_fault(x, w, in, l, "out-of-bounds", a,
+               "%u-byte access to %s address 0x%" PRIx64 " outside the %" PRIu64 " bytes of %s memory",
+               size, space_word(sp), a, limit, space_word(sp));
+    return NULL;
+}
+
+uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t a,
+                   unsigned size, bool write)
+{
+    if (size > 1 && (a & (size - 1))) {
+        exec_fault(x, w, in, l, "misaligned", a,
+                   "%u-byte %s access at %s address 0x%" PRIx64 " is not aligned to %u bytes",
+                   size, write ? "write" : "read", space_word(sp), a, size);
+        return NULL;
+    }
+    if (sp == PTX_SPACE_NONE) {
+        if (a >= MEM_SHARED_WIN && a < MEM_SHARED_WIN + MEM_WIN_SIZE) {
+            sp = PTX_SPACE_SHARED;
+            a -= MEM_SHARED_WIN;
+        } else if (a >= MEM_LOCAL_WIN && a < MEM_LOCAL_WIN + MEM_WIN_SIZE) {
+            sp = PTX_SPACE_LOCAL;
+            a -= MEM_LOCAL_WIN;
+        } else if (a >= MEM_CONST_WIN && a < MEM_CONST_WIN + MEM_WIN_SIZE) {
+            sp = PTX_SPACE_CONST;
+            a -= MEM_CONST_WIN;
+        } else {
+            sp = PTX_SPACE_GLOBAL;
+        }
+    }
+    int tid = exec_tid(w, l);
+    switch (sp) {
+    case PTX_SPACE_GLOBAL: {
+        MemAlloc *al = mem_find(x->mem, a, size);
+        if (al)
+            return al->host + (a - al->addr);
+        MemAlloc *n = mem_nearest(x->mem, a);
+        if (n && a >= n->addr && a - n->addr < n->size + 4096) {
+            char what[96];
+            if (n->name)
+                snprintf(what, sizeof what, "variable %s", n->name);
+            else
+                snprintf(what, sizeof what, "buffer #%d", n->id);
+            exec_fault(x, w, in, l, "out-of-bounds", a,
+                       "%u-byte %s at global address 0x%" PRIx64 ": %" PRIu64 " bytes past the end "
+                       "of %s (%" PRIu64 " bytes, element %" PRIu64 " of %" PRIu64 ")",
+                       size, write ? "write" : "read", a, a + size - (n->addr + n->size), what, n->size,
+                       (a - n->addr) / size, n->size / size);
+        } else {
+            exec_fault(x, w, in, l, "out-of-bounds", a,
+                       "%u-byte %s at global address 0x%" PRIx64 ", which is in no allocation%s",
+                       size, write ? "write" : "read", a, a < 4096 ? " (a null pointer?)" : "");
+        }
+        return NULL;
+    }
+    case PTX_SPACE_SHARED:
+        if (a >= x->shared_size || size > x->shared_size - a)
+            return fault_range(x, w, in, l, sp, a, size, x->shared_size);
+        return x->shared + a;
+    case PTX_SPACE_LOCAL:
+        if (a >= x->prog->local_size || size > x->prog->local_size - a)
+            return fault_range(x, w, in, l, sp, a, size, x->prog->local_size);
+        return x->local + (uint64_t)tid * x->prog->local_size + a;
+    case PTX_SPACE_CONST:
+        if (write) {
+            exec_fault(x, w, in, l, "out-of-bounds", a, "write to constant memory");
+            return NULL;
+        }
+        if (a >= x->prog->const_size || size > x->prog->const_size - a)
+            return fault_range(x, w, in, l, sp, a, size, x->prog->const_size);
+        return x->prog->const_bank + a;
+    case PTX_SPACE_PARAM:
+        if (write) {
+            exec_fault(x, w, in, l, "out-of-bounds", a, "write to kernel parameter space");
+            return NULL;
+        }
+        if (a >= x->params_size || size > x->params_size - a)
+            return fault_range(x, w, in, l, sp, a, size, x->params_size);
+        return x->params + a;
+    case SPACE_TPARAM:
+        if (a >= x->prog->tparam_size || size > x->prog->tparam_size - a)
+            return fault_range(x, w, in, l, sp, a, size, x->prog->tparam_size);
+        return x->tparam + (uint64_t)tid * x->prog->tparam_size + a;
+    }
+    exec_fault(x, w, in, l, "out-of-bounds", a, "bad state space");
+    return NULL;
+}
+
+static inline uint64_t load_val(const uint8_t *p, unsigned size, bool sgn)
+{
+    switch (size) {
+    case 1: return sgn ? (uint64_t)(int64_t)(int8_t)p[0] : p[0];
+    case 2: { uint16_t v; memcpy(&v, p, 2); return sgn ? (uint64_t)(int64_t)(int16_t)v : v; }
+    case 4: { uint32_t v; memcpy(&v, p, 4); return sgn ? (uint64_t)(int64_t)(int32_t)v : v; }
+    default: { uint64_t v; memcpy(&v, p, 8); return v; }
+    }
+}
+
+static inline void store_val(uint8_t *p, unsigned size, uint64_t v)
+{
+    switch (size) {
+    case 1: p[0] = (uint8_t)v; break;
+    case 2: { uint16_t t = (uint16_t)v; memcpy(p, &t, 2); break; }
+    case 4: { uint32_t t = (uint32_t)v; memcpy(p, &t, 4); break; }
+    default: memcpy(p, &v, 8); break;
+    }
+}
+
+static void count(Exec *x, int sp, bool st, uint32_t m)
+{
+    uint64_t n = (uint64_t)__builtin_popcount(m);
+    if (sp == PTX_SPACE_SHARED) {
+        if (st) x->stats->shared_stores += n; else x->stats->shared_loads += n;
+    } else if (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_NONE) {
+        if (st) x->stats->global_stores += n; else x->stats->global_loads += n;
+    }
+}
+
+static inline uint64_t lane_addr(Exec *x, Warp *w, const SimInst *in, int l)
+{
+    uint64_t a = in->base >= 0 ? exec_src(x, w, in->base)[l] : 0;
+    return a + (uint64_t)in->off;
+}
+
+static void ex_ld(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    unsigned sz = in->size;
+    bool sgn = in->sub;
+    count(x, in->space, false, m);
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        uint8_t *p = exec_addr(x, w, in, l, in->space, lane_addr(x, w, in, l), sz * in->vec, false);
+        if (!p)
+            return;
+        if (in->vec == 1) {
+            exec_reg(w, in->d)[l] = load_val(p, sz, sgn);
+        } else {
+            for (int k = 0; k < in->vec; k++)
+                if (in->vd[k] >= 0)
+                    exec_reg(w, in->vd[k])[l] = load_val(p + k * sz, sz, sgn);
+        }
+    }
+}
+
+static void ex_st(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    unsigned sz = in->size;
+    count(x, in->space, true, m);
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        uint8_t *p = exec_addr(x, w, in, l, in->space, lane_addr(x, w, in, l), sz * in->vec, true);
+        if (!p)
+            return;
+        if (in->vec == 1) {
+            store_val(p, sz, exec_src(x, w, in->s[0])[l]);
+        } else {
+            for (int k = 0; k < in->vec; k++)
+                store_val(p + k * sz, sz, exec_src(x, w, in->vd[k])[l]);
+        }
+    }
+}
+
+/* ---- atomics -------------------------------------------------------------- */
+enum { A_ADD, A_MIN, A_MAX, A_AND, A_OR, A_XOR, A_EXCH, A_CAS, A_INC, A_DEC };
+
+static uint64_t atom_apply(const SimInst *in, bool global, uint64_t old, uint64_t b, uint64_t c)
+{
+    PtxType t = (PtxType)in->type;
+    switch (in->sub) {
+    case A_ADD:
+        if (t == PTX_T_F32) /* global f32 atomics flush subnormals; shared ones do not */
+            return alu_f32_add((uint32_t)old, (uint32_t)b, ALU_RN, global, false);
+        if (t == PTX_T_F64)
+            return alu_f64_add(old, b, ALU_RN);
+        return old + b;
+    case A_MIN: return alu_int_min(t, old, b);
+    case A_MAX: return alu_int_max(t, old, b);
+    case A_AND: return old & b;
+    case A_OR: return old | b;
+    case A_XOR: return old ^ b;
+    case A_EXCH: return b;
+    case A_CAS: return old == b ? c : old;
+    case A_INC: return (uint32_t)old >= (uint32_t)b ? 0 : (uint32_t)old + 1;
+    case A_DEC: return ((uint32_t)old == 0 || (uint32_t)old > (uint32_t)b) ? (uint32_t)b : (uint32_t)old - 1;
+    }
+    return old;
+}
+
+static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    unsigned sz = in->size;
+    x->stats->atomics += (uint64_t)__builtin_popcount(m);
+    const uint64_t *b = exec_src(x, w, in->s[0]);
+    const uint64_t *c = in->s[1] != -1 ? exec_src(x, w, in->s[1]) : b;
+    uint64_t wm = lanes_wmask((int)sz);
+    for (uint32_t r = m; r; r &= r - 1) { /* lane order: one RMW per element */
+        int l = __builtin_ctz(r);
+        uint64_t a = lane_addr(x, w, in, l);
+        uint8_t *p = exec_addr(x, w, in, l, in->space, a, sz, true);
+        if (!p)
+            return;
+        bool global = in->space == PTX_SPACE_GLOBAL ||
+                      (in->space == PTX_SPACE_NONE && !(a >= MEM_SHARED_WIN && a < MEM_SHARED_WIN + MEM_WIN_SIZE));
+        uint64_t old = load_val(p, sz, false);
+        uint64_t nv = atom_apply(in, global, old, b[l] & wm, c[l] & wm);
+        store_val(p, sz, nv);
+        if (in->d >= 0)
+            exec_reg(w, in->d)[l] = old;
+    }
+}
+
+/* cp.async: a plain copy at issue time (the asynchrony is modelled later). */
+static void ex_cp_async(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    unsigned n = in->size;
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        uint64_t dst = exec_src(x, w, in->base)[l] + (uint64_t)in->off;
+        uint64_t src = exec_src(x, w, in->s[0])[l] + (uint64_t)in->target;
+        unsigned srcsize = in->s[1] != -1 ? (unsigned)exec_src(x, w, in->s[1])[l] : n;
+        if (srcsize > n)
+            srcsize = n;
+        uint8_t *pd = exec_addr(x, w, in, l, PTX_SPACE_SHARED, dst, n, true);
+        if (!pd)
+            return;
+        uint8_t *ps = srcsize ? exec_addr(x, w, in, l, PTX_SPACE_GLOBAL, src, srcsize, false) : pd;
+        if (!ps)
+            return;
+        memmove(pd, ps, srcsize);
+        memset(pd + srcsize, 0, n - srcsize);
+    }
+}
+
+static void ex_nop(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    (void)x; (void)w; (void)in; (void)m;
+}
+
+static const char *const mem_ignored[] = {
+    "weak", "relaxed", "acquire", "release", "acq_rel", "volatile", "sc", "mmio",
+    "cta", "gpu", "sys", "cluster", "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt",
+    "L1::evict_normal", "L1::evict_unchanged", "L1::evict_first", "L1::evict_last",
+    "L1::no_allocate", "L2::evict_first", "L2::evict_last", "L2::evict_normal",
+    "L2::64B", "L2::128B", "L2::256B", "L2::cache_hint", "noftz", NULL};
+
+static SimStatus dec_vec_elems(DecodeCtx *c, int i, bool dst)
+{
+    const PtxOperand *o = &c->pi->opnds[i];
+    SimInst *in = c->in;
+    if (o->kind != PTX_OPND_VEC || o->n_elems != in->vec)
+        return dec_fail(c, "operand %d must be a vector of %d elements", i + 1, in->vec);
+    for (int k = 0; k < o->n_elems; k++) {
+        const PtxOperand *e = &o->elems[k];
+        if (e->kind == PTX_OPND_SINK) {
+            if (!dst)
+                return dec_fail(c, "'_' in a stored vector");
+            in->vd[k] = -1;
+        } else if (e->kind == PTX_OPND_REG && e->reg >= 0 && e->reg < c->f->n_regs) {
+            in->vd[k] = c->slot[e->reg];
+        } else if (!dst && e->kind >= PTX_OPND_IMM_INT && e->kind <= PTX_OPND_IMM_F64) {
+            uint64_t v = e->kind == PTX_OPND_IMM_INT ? (uint64_t)e->ival : e->fbits;
+            in->vd[k] = dec_konst(c, v);
+        } else {
+            return dec_fail(c, "vector element %d must be a register", k + 1);
+        }
+    }
+    return SIM_OK;
+}
+
+SimStatus dec_mem(DecodeCtx *c)
+{
+    SimInst *in = c->in;
+    const char *op = c->pi->opcode;
+    PtxType ts[2] = {PTX_T_NONE, PTX_T_NONE};
+    dec_ignore(c, mem_ignored);
+    int vspace = 0;
+
+    if (!strcmp(op, "prefetch") || !strcmp(op, "prefetchu")) {
+        dec_space(c);
+        static const char *const lv[] = {"L1", "L2", "tensormap", NULL};
+        dec_ignore(c, lv);
+        in->fn = ex_nop;
+        return SIM_OK;
+    }
+    if (!strcmp(op, "cp")) {
+        if (!dec_mod(c, "async"))
+            return dec_fail(c, "only cp.async is supported");
+        if (dec_mod(c, "commit_group") || dec_mod(c, "wait_group") || dec_mod(c, "wait_all")) {
+            in->fn = ex_nop;
+            return SIM_OK;
+        }
+        if (dec_mod(c, "bulk"))
+            return dec_fail(c, "cp.async.bulk (TMA) is not supported");
+        if (!dec_mod(c, "shared") || !dec_mod(c, "global"))
+            return dec_fail(c, "expected cp.async.{ca,cg}.shared.global");
+        dec_mod(c, "cta");
+        if (c->pi->n_opnds < 3)
+            return dec_fail(c, "expected [dst], [src], size");
+        const PtxOperand *sz = &c->pi->opnds[2];
+        if (sz->kind != PTX_OPND_IMM_INT || (sz->ival != 4 && sz->ival != 8 && sz->ival != 16))
+            return dec_fail(c, "copy size must be 4, 8 or 16");
+        in->size = (uint8_t)sz->ival;
+        int32_t sbase;
+        int64_t soff;
+        if (dec_addr(c, 0, &in->base, &in->off, &vspace) || dec_addr(c, 1, &sbase, &soff, &vspace))
+            return c->err->status;
+        if (in->base < 0)
+            in->base = dec_konst(c, 0);
+        in->s[0] = sbase >= 0 ? sbase : dec_konst(c, 0);
+        in->target = (int32_t)soff;
+        if (soff != in->target)
+            return dec_fail(c, "source offset too large");
+        if (c->pi->n_opnds > 3 && dec_src(c, 3, PTX_T_U32, &in->s[1]))
+            return c->err->status;
+        in->fn = ex_cp_async;
+        return SIM_OK;
+    }
+
+    bool is_ld = !strcmp(op, "ld") || !strcmp(op, "ldu");
+    bool is_st = !strcmp(op, "st");
+    bool is_atom = !strcmp(op, "atom"), is_red = !strcmp(op, "red");
+    int sp = dec_space(c);
+    if (is_ld || is_st) {
+        in->vec = (uint8_t)dec_vec(c);
+        if (dec_types(c, ts) != 1)
+            return dec_fail(c, "expected one type");
+        PtxType t = ts[0];
+        int size = ptx_type_size(t);
+        if (size < 1 || size > 8 || in->vec > 4)
+            return dec_fail(c, "type .%s%s is not supported", in->vec > 1 ? "v8." : "", ptx_type_name(t));
+        in->type = (uint8_t)t;
+        in->size = (uint8_t)size;
+        in->sub = dec_type_is_signed(t);
+        int ai = is_ld ? 1 : 0, vi = is_ld ? 0 : 1;
+        if (c->pi->n_opnds != 2)
+            return dec_fail(c, "expected 2 operands");
+        if (dec_addr(c, ai, &in->base, &in->off, &vspace))
+            return c->err->status;
+        if (sp == PTX_SPACE_PARAM && vspace == SPACE_TPARAM)
+            sp = SPACE_TPARAM;
+        if (sp == PTX_SPACE_PARAM && in->base >= 0 && vspace == 0)
+            return dec_fail(c, "parameter access through a register is not supported");
+        in->space = (uint8_t)sp;
+        if (in->vec > 1) {
+            if (dec_vec_elems(c, vi, is_ld))
+                return c->err->status;
+        } else if (is_ld) {
+            if (dec_dst(c, vi, &in->d))
+                return c->err->status;
+            if (in->d < 0)
+                return dec_fail(c, "destination cannot be '_'");
+        } else {
+            if (dec_src(c, vi, t, &in->s[0]))
+                return c->err->status;
+        }
+        in->fn = is_ld ? ex_ld : ex_st;
+        return SIM_OK;
+    }
+    if (is_atom || is_red) {
+        static const char *const ops[] = {"add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"};
+        int k;
+        for (k = 0; k < 10; k++)
+            if (dec_mod(c, ops[k]))
+                break;
+        if (k == 10)
+            return dec_fail(c, "missing operation (.add, .cas, ...)");
+        in->sub = (uint8_t)k;
+        if (dec_types(c, ts) != 1)
+            return dec_fail(c, "expected one type");
+        PtxType t = ts[0];
+        int size = ptx_type_size(t);
+        if ((size != 4 && size != 8) || t == PTX_T_F16X2)
+            return dec_fail(c, "type .%s is not supported (32- and 64-bit are)", ptx_type_name(t));
+        if (dec_type_is_float(t) && k != A_ADD && k != A_EXCH)
+            return dec_fail(c, "float atomics support .add and .exch");
+        if ((k == A_INC || k == A_DEC) && t != PTX_T_U32)
+            return dec_fail(c, ".inc/.dec need .u32");
+        if (sp != PTX_SPACE_NONE && sp != PTX_SPACE_GLOBAL && sp != PTX_SPACE_SHARED)
+            return dec_fail(c, "atomics work on global or shared memory");
+        in->type = (uint8_t)t;
+        in->size = (uint8_t)size;
+        in->space = (uint8_t)sp;
+        int i = 0;
+        if (is_atom) {
+            if (dec_dst(c, 0, &in->d))
+                return c->err->status;
+            i = 1;
+        }
+        int want = i + 2 + (k == A_CAS);
+        if (c->pi->n_opnds != want)
+            return dec_fail(c, "expected %d operands", want);
+        if (dec_addr(c, i, &in->base, &in->off, &vspace))
+            return c->err->status;
+        if (dec_src(c, i + 1, t, &in->s[0]))
+            return c->err->status;
+        if (k == A_CAS && dec_src(c, i + 2, t, &in->s[1]))
+            return c->err->status;
+        in->fn = ex_atom;
+        return SIM_OK;
+    }
+    return dec_fail(c, "unknown memory instruction");
+}

@@ -1,0 +1,148 @@
+/* exec_printf.c: the device-side printf (a call to vprintf).  The format
+ * string and the packed argument buffer are read from simulated memory;
+ * each argument sits at its natural alignment (floats are promoted to
+ * double, as CUDA does).  Output goes to the launch's text buffer. */
+#include "exec_int.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void out_append(Exec *x, const char *s, size_t n)
+{
+    if (x->out_len + n + 1 > x->out_cap) {
+        size_t cap = x->out_cap ? x->out_cap * 2 : 4096;
+        while (cap < x->out_len + n + 1)
+            cap *= 2;
+        if (cap > (64u << 20))
+            return; /* cap printf output at 64 MiB */
+        char *no = realloc(x->out, cap);
+        if (!no)
+            return;
+        x->out = no;
+        x->out_cap = cap;
+    }
+    memcpy(x->out + x->out_len, s, n);
+    x->out_len += n;
+    x->out[x->out_len] = 0;
+}
+
+static bool read_mem(Exec *x, Warp *w, const SimInst *in, int l, uint64_t a, void *dst, unsigned n)
+{
+    uint8_t *p = exec_addr(x, w, in, l, PTX_SPACE_NONE, a, n, false);
+    if (!p)
+        return false;
+    memcpy(dst, p, n);
+    return true;
+}
+
+/* Read a NUL-terminated string of at most cap-1 bytes. */
+static bool read_str(Exec *x, Warp *w, const SimInst *in, int l, uint64_t a, char *buf, size_t cap)
+{
+    size_t i = 0;
+    for (; i + 1 < cap; i++) {
+        uint8_t c;
+        if (!read_mem(x, w, in, l, a + i, &c, 1))
+            return false;
+        buf[i] = (char)c;
+        if (!c)
+            return true;
+    }
+    buf[i] = 0;
+    return true;
+}
+
+void exec_vprintf(Exec *x, Warp *w, const SimInst *in, int l, uint64_t fmt, uint64_t args)
+{
+    char f[1024];
+    if (!read_str(x, w, in, l, fmt, f, sizeof f))
+        return;
+    uint64_t ap = args;
+    char piece[512];
+    for (const char *s = f; *s;) {
+        if (*s != '%') {
+            const char *e = strchr(s, '%');
+            size_t n = e ? (size_t)(e - s) : strlen(s);
+            out_append(x, s, n);
+            s += n;
+            continue;
+        }
+        if (s[1] == '%') {
+            out_append(x, "%", 1);
+            s += 2;
+            continue;
+        }
+        /* %[flags][width][.prec][length]conv */
+        char spec[32];
+        size_t k = 0;
+        spec[k++] = *s++;
+        while (*s && strchr("-+ #0", *s) && k < 20)
+            spec[k++] = *s++;
+        while (*s && ((*s >= '0' && *s <= '9') || *s == '.') && k < 26)
+            spec[k++] = *s++;
+        int lng = 0;
+        while (*s == 'l' || *s == 'h' || *s == 'z' || *s == 'j' || *s == 't') {
+            if (*s == 'l' || *s == 'z' || *s == 'j' || *s == 't')
+                lng++;
+            s++;
+        }
+        char conv = *s ? *s++ : 0;
+        int n = 0;
+        if (strchr("diouxXc", conv) && conv) {
+            unsigned sz = lng ? 8 : 4;
+            ap = (ap + sz - 1) & ~(uint64_t)(sz - 1);
+            uint64_t v = 0;
+            if (!read_mem(x, w, in, l, ap, &v, sz))
+                return;
+            ap += sz;
+            spec[k++] = 'l';
+            spec[k++] = 'l';
+            spec[k++] = conv;
+            spec[k] = 0;
+            if (conv == 'd' || conv == 'i')
+                n = snprintf(piece, sizeof piece, spec, sz == 4 ? (long long)(int32_t)v : (long long)v);
+            else if (conv == 'c') {
+                spec[k - 3] = 'c';
+                spec[k - 2] = 0;
+                n = snprintf(piece, sizeof piece, spec, (int)(uint8_t)v);
+            } else
+                n = snprintf(piece, sizeof piece, spec, sz == 4 ? (unsigned long long)(uint32_t)v
+                                                                 : (unsigned long long)v);
+        } else if (conv && strchr("fFeEgGaA", conv)) {
+            ap = (ap + 7) & ~7ull;
+            double v;
+            if (!read_mem(x, w, in, l, ap, &v, 8))
+                return;
+            ap += 8;
+            spec[k++] = conv;
+            spec[k] = 0;
+            n = snprintf(piece, sizeof piece, spec, v);
+        } else if (conv == 's' || conv == 'p') {
+            ap = (ap + 7) & ~7ull;
+            uint64_t p;
+            if (!read_mem(x, w, in, l, ap, &p, 8))
+                return;
+            ap += 8;
+            if (conv == 'p') {
+                n = snprintf(piece, sizeof piece, "0x%llx", (unsigned long long)p);
+            } else {
+                char str[256];
+                if (!p)
+                    snprintf(str, sizeof str, "(null)");
+                else if (!read_str(x, w, in, l, p, str, sizeof str))
+                    return;
+                spec[k++] = 's';
+                spec[k] = 0;
+                n = snprintf(piece, sizeof piece, spec, str);
+            }
+        } else {
+            /* unknown conversion: print it as written */
+            spec[k++] = conv;
+            spec[k] = 0;
+            n = snprintf(piece, sizeof piece, "%s", spec);
+        }
+        if (n > 0)
+            out_append(x, piece, (size_t)n < sizeof piece ? (size_t)n : sizeof piece - 1);
+    }
+}

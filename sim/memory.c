@@ -1,0 +1,117 @@
+/* memory.c: global allocations of the simulated device (see memory.h).
+ * Allocations are kept sorted by address; lookups remember the last hit. */
+#include "memory.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct Memory {
+    MemAlloc **a;       /* sorted by addr */
+    int n, cap;
+    uint64_t next;      /* next free address */
+    int next_id;
+    MemAlloc *last;     /* last hit */
+};
+
+Memory *mem_new(void)
+{
+    Memory *m = calloc(1, sizeof *m);
+    if (m)
+        m->next = MEM_GLOBAL_BASE;
+    return m;
+}
+
+void mem_free_all(Memory *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->n; i++) {
+        free(m->a[i]->host);
+        free(m->a[i]);
+    }
+    free(m->a);
+    free(m);
+}
+
+MemAlloc *mem_alloc(Memory *m, uint64_t size, const char *name)
+{
+    if (size > (1ull << 36))
+        return NULL;
+    if (m->n == m->cap) {
+        int cap = m->cap ? m->cap * 2 : 16;
+        MemAlloc **na = realloc(m->a, (size_t)cap * sizeof *na);
+        if (!na)
+            return NULL;
+        m->a = na;
+        m->cap = cap;
+    }
+    MemAlloc *x = calloc(1, sizeof *x);
+    if (!x)
+        return NULL;
+    x->host = calloc(1, size ? (size_t)size : 1);
+    if (!x->host) {
+        free(x);
+        return NULL;
+    }
+    x->addr = m->next;
+    x->size = size;
+    x->id = ++m->next_id;
+    x->name = name;
+    /* 256-byte aligned, at least 256 bytes of gap after every allocation */
+    m->next = (m->next + size + 256 + 255) & ~255ull;
+    m->a[m->n++] = x; /* addresses only grow: stays sorted */
+    return x;
+}
+
+bool mem_release(Memory *m, uint64_t addr)
+{
+    for (int i = 0; i < m->n; i++) {
+        if (m->a[i]->addr == addr) {
+            if (m->last == m->a[i])
+                m->last = NULL;
+            free(m->a[i]->host);
+            free(m->a[i]);
+            memmove(&m->a[i], &m->a[i + 1], (size_t)(m->n - i - 1) * sizeof *m->a);
+            m->n--;
+            return true;
+        }
+    }
+    return false;
+}
+
+static int find_below(Memory *m, uint64_t addr)
+{
+    int lo = 0, hi = m->n - 1, best = -1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        if (m->a[mid]->addr <= addr) {
+            best = mid;
+            lo = mid + 1;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    return best;
+}
+
+MemAlloc *mem_find(Memory *m, uint64_t addr, uint64_t size)
+{
+    MemAlloc *x = m->last;
+    if (x && addr >= x->addr && addr - x->addr <= x->size && size <= x->size - (addr - x->addr))
+        return x;
+    int i = find_below(m, addr);
+    if (i < 0)
+        return NULL;
+    x = m->a[i];
+    if (addr - x->addr <= x->size && size <= x->size - (addr - x->addr)) {
+        m->last = x;
+        return x;
+    }
+    return NULL;
+}
+
+MemAlloc *mem_nearest(Memory *m, uint64_t addr)
+{
+    int i = find_below(m, addr);
+    return i < 0 ? NULL : m->a[i];
+}

@@ -1,0 +1,46 @@
+/* memory.h: the simulated device's memory: global allocations (buffers from
+ * the host API and module .global/.const variables) in one 64-bit address
+ * space, and the fixed windows that generic addresses use for shared, local
+ * and constant memory.  Every access the executor makes goes through here
+ * and is checked against the allocation it falls in. */
+#ifndef WARPSIM_MEMORY_H
+#define WARPSIM_MEMORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Generic-address windows (cvta.shared/.local/.const map into these). */
+#define MEM_GLOBAL_BASE 0x0000700000000000ull /* first device allocation */
+#define MEM_SHARED_WIN  0x0000000100000000ull /* generic address of shared offset 0 */
+#define MEM_LOCAL_WIN   0x0000000200000000ull /* generic address of local offset 0 */
+#define MEM_CONST_WIN   0x0000000300000000ull /* generic address of const offset 0 */
+#define MEM_WIN_SIZE    0x0000000100000000ull /* each window spans 4 GiB */
+
+typedef struct MemAlloc {
+    uint64_t addr;      /* device address */
+    uint64_t size;      /* bytes the program asked for */
+    uint8_t *host;      /* backing store, size bytes */
+    int id;             /* 1, 2, ... in allocation order (buffer #id) */
+    const char *name;   /* variable name for module variables, else NULL */
+} MemAlloc;
+
+typedef struct Memory Memory;
+
+Memory *mem_new(void);
+void mem_free_all(Memory *m);
+
+/* Allocate size bytes (zeroed), 256-byte aligned, with a guard gap after it
+ * so that running off the end never lands in the next allocation.
+ * Returns the allocation or NULL when out of memory. */
+MemAlloc *mem_alloc(Memory *m, uint64_t size, const char *name);
+/* Free the allocation starting exactly at addr; false when there is none. */
+bool mem_release(Memory *m, uint64_t addr);
+
+/* The allocation that holds [addr, addr+size), or NULL.  Fast for repeated
+ * hits on the same allocation. */
+MemAlloc *mem_find(Memory *m, uint64_t addr, uint64_t size);
+/* The allocation nearest below addr (for fault messages), or NULL. */
+MemAlloc *mem_nearest(Memory *m, uint64_t addr);
+
+#endif

@@ -1,0 +1,290 @@
+/* ptx_dir.c: the PTX directives that are not declarations: .version,
+ * .target, .file, .loc (with its inlined_at chains), .pragma, and .section
+ * blocks of DWARF data, skipped except for the .debug_str names that .loc
+ * function_name labels refer to.  Called by ptx_parse.c. */
+#include "ptx_int.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Contents of a string token with \" \\ \n \t decoded, in the arena. */
+static const char *string_value(PtxParser *p, const PtxToken *t)
+{
+    char *buf = malloc((size_t)t->len + 1);
+    if (!buf)
+        ptx_nomem(p);
+    size_t o = 0;
+    for (int i = 1; i < t->len - 1; i++) {
+        char c = t->text[i];
+        if (c == '\\' && i + 1 < t->len - 1) {
+            c = t->text[++i];
+            c = c == 'n' ? '\n' : c == 't' ? '\t' : c;
+        }
+        buf[o++] = c;
+    }
+    /* intern cannot longjmp while buf is live: copy through the arena */
+    const char *r = NULL;
+    char *tmp = ptx_arena_alloc(p->m->arena, o + 1);
+    if (tmp) {
+        memcpy(tmp, buf, o);
+        tmp[o] = 0;
+        r = tmp;
+    }
+    free(buf);
+    if (!r)
+        ptx_nomem(p);
+    return r;
+}
+
+/* ---- files and locations --------------------------------------------- */
+
+static void ensure_file(PtxParser *p, int n)
+{
+    PtxModule *m = p->m;
+    while (n >= p->files_cap) {
+        m->files = ptx_arena_grow(p, m->files, m->n_files, &p->files_cap, sizeof *m->files);
+        for (int i = m->n_files; i < p->files_cap; i++)
+            m->files[i] = NULL;
+    }
+    if (n >= m->n_files)
+        m->n_files = n + 1;
+}
+
+static int add_loc(PtxParser *p, PtxLoc l)
+{
+    PtxModule *m = p->m;
+    if (m->n_locs == p->locs_cap)
+        m->locs = ptx_arena_grow(p, m->locs, m->n_locs, &p->locs_cap, sizeof *m->locs);
+    m->locs[m->n_locs] = l;
+    return m->n_locs++;
+}
+
+/* .loc F L C [, function_name NAME, inlined_at F L C] */
+void ptx_dir_loc(PtxParser *p)
+{
+    const PtxToken *at = ptx_next(p);
+    if (p->fn < 0)
+        ptx_fail(p, at, "'.loc' outside a function body");
+    PtxLoc l = {.inlined_at = -1};
+    l.file = (int)ptx_expect_int(p, "file number after '.loc'", 0, PTX_LIM_FILES - 1);
+    l.line = (int)ptx_expect_int(p, "line number in '.loc'", 0, INT_MAX);
+    l.col = (int)ptx_expect_int(p, "column number in '.loc'", 0, INT_MAX);
+    ensure_file(p, l.file);
+    if (ptx_accept(p, ',')) {
+        const PtxToken *t = ptx_peek(p);
+        if (!ptx_is_ident(t, "function_name")) {
+            char d[64];
+            ptx_fail(p, t, "expected 'function_name' in '.loc', found %s", ptx_tok_describe(t, d, sizeof d));
+        }
+        ptx_next(p);
+        l.function_name = ptx_tok_intern(p, ptx_expect_kind(p, PTX_TOK_IDENT, "a function name label"));
+        ptx_expect(p, ',', "after the function name in '.loc'");
+        t = ptx_peek(p);
+        if (!ptx_is_ident(t, "inlined_at")) {
+            char d[64];
+            ptx_fail(p, t, "expected 'inlined_at' in '.loc', found %s", ptx_tok_describe(t, d, sizeof d));
+        }
+        ptx_next(p);
+        PtxLoc in = {.inlined_at = -1};
+        in.file = (int)ptx_expect_int(p, "file number after 'inlined_at'", 0, PTX_LIM_FILES - 1);
+        in.line = (int)ptx_expect_int(p, "line number after 'inlined_at'", 0, INT_MAX);
+        in.col = (int)ptx_expect_int(p, "column number after 'inlined_at'", 0, INT_MAX);
+        ensure_file(p, in.file);
+        /* nvcc wrote the inlined_at position itself as an earlier .loc of
+         * this function, carrying the rest of the chain: continue it */
+        int lo = p->fn_loc0 > p->m->n_locs - 4096 ? p->fn_loc0 : p->m->n_locs - 4096;
+        for (int i = p->m->n_locs - 1; i >= lo; i--) {
+            const PtxLoc *o = &p->m->locs[i];
+            if (o->file == in.file && o->line == in.line && o->col == in.col) {
+                in.inlined_at = o->inlined_at;
+                in.function_name = o->function_name;
+                break;
+            }
+        }
+        l.inlined_at = add_loc(p, in);
+    }
+    p->cur_loc = add_loc(p, l);
+}
+
+/* .file N "path" [, timestamp, size] */
+void ptx_dir_file(PtxParser *p)
+{
+    ptx_next(p);
+    const PtxToken *nt = ptx_peek(p);
+    int n = (int)ptx_expect_int(p, "file number after '.file'", 0, PTX_LIM_FILES - 1);
+    const char *path = string_value(p, ptx_expect_kind(p, PTX_TOK_STRING, "a file name string"));
+    if (ptx_accept(p, ',')) {
+        ptx_expect_int(p, "timestamp in '.file'", 0, INT64_MAX);
+        if (ptx_accept(p, ','))
+            ptx_expect_int(p, "file size in '.file'", 0, INT64_MAX);
+    }
+    ensure_file(p, n);
+    if (p->m->files[n])
+        ptx_fail(p, nt, "duplicate '.file %d'", n);
+    p->m->files[n] = path;
+}
+
+/* .section NAME { ... }: debug data, skipped; .debug_str is read for the
+ * names that .loc function_name labels refer to. */
+void ptx_dir_section(PtxParser *p)
+{
+    ptx_next(p);
+    const PtxToken *name = ptx_next(p);
+    if (name->kind != PTX_TOK_DIRECTIVE && name->kind != PTX_TOK_IDENT) {
+        char d[64];
+        ptx_fail(p, name, "expected a section name, found %s", ptx_tok_describe(name, d, sizeof d));
+    }
+    bool is_str = name->len == 10 && !memcmp(name->text, ".debug_str", 10);
+    const PtxToken *open = ptx_expect(p, '{', "after the section name");
+    int depth = 1;
+    const char *label = NULL;
+    char *buf = NULL;
+    size_t blen = 0, bcap = 0;
+    bool in_b8 = false;
+    while (depth > 0) {
+        const PtxToken *t = ptx_next(p);
+        if (t->kind == PTX_TOK_EOF) {
+            free(buf);
+            ptx_fail(p, open, "unterminated '.section' (no closing '}')");
+        }
+        if (ptx_is_punct(t, '{'))
+            depth++;
+        else if (ptx_is_punct(t, '}'))
+            depth--;
+        if (!is_str)
+            continue;
+        if (t->kind == PTX_TOK_IDENT && ptx_is_punct(ptx_peek(p), ':')) {
+            label = NULL;
+            char *lab = ptx_arena_alloc(p->m->arena, (size_t)t->len + 1);
+            if (lab) {
+                memcpy(lab, t->text, (size_t)t->len);
+                lab[t->len] = 0;
+                label = lab;
+            }
+            blen = 0;
+            in_b8 = false;
+        } else if (t->kind == PTX_TOK_DIRECTIVE) {
+            in_b8 = t->len == 3 && !memcmp(t->text, ".b8", 3);
+        } else if (t->kind == PTX_TOK_INT && in_b8 && label) {
+            if (t->ival == 0) {
+                /* one finished string: keep it (arena copies, no longjmp
+                 * while buf is owned here) */
+                char *s = ptx_arena_alloc(p->m->arena, blen + 1);
+                bool ok = s != NULL;
+                if (ok) {
+                    if (blen)
+                        memcpy(s, buf, blen);
+                    s[blen] = 0;
+                    if (p->n_dstr == p->dstr_cap) {
+                        int nc = p->dstr_cap ? p->dstr_cap * 2 : 64;
+                        void *nv = realloc(p->dstr, (size_t)nc * sizeof *p->dstr);
+                        if (nv) {
+                            p->dstr = nv;
+                            p->dstr_cap = nc;
+                        } else {
+                            ok = false;
+                        }
+                    }
+                    if (ok) {
+                        p->dstr[p->n_dstr].label = label;
+                        p->dstr[p->n_dstr++].str = s;
+                    }
+                }
+                label = NULL;
+                blen = 0;
+                if (!ok) {
+                    free(buf);
+                    ptx_nomem(p);
+                }
+            } else if (blen < 65536) {
+                if (blen == bcap) {
+                    size_t nc = bcap ? bcap * 2 : 256;
+                    char *nb = realloc(buf, nc);
+                    if (!nb) {
+                        free(buf);
+                        ptx_nomem(p);
+                    }
+                    buf = nb;
+                    bcap = nc;
+                }
+                buf[blen++] = (char)t->ival;
+            }
+        }
+    }
+    free(buf);
+}
+
+void ptx_dir_pragma(PtxParser *p)
+{
+    ptx_next(p);
+    ptx_expect_kind(p, PTX_TOK_STRING, "a string after '.pragma'");
+    while (ptx_accept(p, ','))
+        ptx_expect_kind(p, PTX_TOK_STRING, "a string in '.pragma'");
+    ptx_expect(p, ';', "after '.pragma'");
+}
+
+void ptx_dir_version(PtxParser *p)
+{
+    ptx_next(p);
+    const PtxToken *t = ptx_next(p);
+    int maj = -1, min = 0, i = 0;
+    if (t->kind == PTX_TOK_INT || t->kind == PTX_TOK_F64) {
+        maj = 0;
+        while (i < t->len && t->text[i] >= '0' && t->text[i] <= '9' && maj < 1000)
+            maj = maj * 10 + (t->text[i++] - '0');
+        if (i < t->len && t->text[i] == '.') {
+            i++;
+            if (i == t->len)
+                maj = -1;
+            while (i < t->len && t->text[i] >= '0' && t->text[i] <= '9' && min < 1000)
+                min = min * 10 + (t->text[i++] - '0');
+        }
+        if (i != t->len || maj >= 1000 || min >= 1000)
+            maj = -1;
+    }
+    if (maj < 0) {
+        char d[64];
+        ptx_fail(p, t, "expected a version like 9.0 after '.version', found %s", ptx_tok_describe(t, d, sizeof d));
+    }
+    p->m->version_major = maj;
+    p->m->version_minor = min;
+}
+
+void ptx_dir_target(PtxParser *p)
+{
+    ptx_next(p);
+    bool first = true;
+    do {
+        const PtxToken *t = ptx_expect_kind(p, PTX_TOK_IDENT, "a target name after '.target'");
+        if (first) {
+            if ((size_t)t->len >= sizeof p->m->target)
+                ptx_fail(p, t, "target name '%.*s...' too long", 20, t->text);
+            memcpy(p->m->target, t->text, (size_t)t->len);
+            p->m->target[t->len] = 0;
+        }
+        first = false;
+    } while (ptx_accept(p, ','));
+}
+
+/* .loc function_name labels name strings in .debug_str, which nvcc writes
+ * after the code: swap them in at the end of the module. */
+void ptx_dir_apply_debug_names(PtxParser *p)
+{
+    if (p->n_dstr) {
+        PtxMap dm = {0};
+        for (int i = 0; i < p->n_dstr; i++) {
+            if (!ptx_map_set(&dm, ptx_intern(p, p->dstr[i].label, strlen(p->dstr[i].label)), i)) {
+                ptx_map_free(&dm);
+                ptx_nomem(p);
+            }
+        }
+        for (int i = 0; i < p->m->n_locs; i++) {
+            const char *fnn = p->m->locs[i].function_name;
+            int k = fnn ? ptx_map_get(&dm, fnn) : -1;
+            if (k >= 0)
+                p->m->locs[i].function_name = p->dstr[k].str;
+        }
+        ptx_map_free(&dm);
+    }
+}
