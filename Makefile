@@ -29,6 +29,7 @@ TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCHES   := $(BENCH_SRCS:tests/%.c=$(BUILD)/tests/%)
 
+.SECONDARY:
 .PHONY: all test asan ubsan bench help deps lesson1 clean ptx fuzz
 all: deps $(BUILD)/warpsim
 
@@ -42,7 +43,8 @@ $(BUILD)/obj/%.o: %.c
 
 # Floating-point semantics files must not let the compiler assume the default
 # rounding mode: they switch it for .rz/.rm/.rp.
-$(BUILD)/obj/sim/alu_float.o $(BUILD)/obj/sim/alu_cvt.o: CFLAGS += -frounding-math -ffp-contract=off
+$(BUILD)/obj/sim/alu_float.o $(BUILD)/obj/sim/alu_cvt.o $(BUILD)/obj/sim/exec_float.o: CFLAGS += -frounding-math -ffp-contract=off
+$(BUILD)/obj/tests/test_alu.o $(BUILD)/obj/tests/test_exec.o: CFLAGS += -frounding-math -ffp-contract=off
 
 $(BUILD)/libwarpsim.a: $(LIB_OBJS)
 	@rm -f $@

@@ -115,6 +115,20 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         }
         b->expected = cnt;
     }
+    if (in->aligned) {
+        /* .aligned: every live lane of the warp must execute this barrier.
+         * Lanes elsewhere are remembered; a lane about to leave the kernel
+         * (an early "return" before the barrier) is fine, as on hardware,
+         * which counts exited threads as arrived. */
+        uint32_t skip = 0;
+        for (uint32_t r = w->present & ~w->exited & ~w->barwait & ~m; r; r &= r - 1) {
+            int l = __builtin_ctz(r);
+            ExecFn fn = x->prog->insts[w->pc[l]].fn;
+            if (!((fn == ex_ret && w->callsp[l] == 0) || fn == ex_exit))
+                skip |= 1u << l;
+        }
+        w->bar_skip = (w->bar_skip | skip) & ~m;
+    }
     b->arrived += (uint32_t)__builtin_popcount(m);
     if (in->sub == 3) { /* bar.red: accumulate the predicate */
         uint32_t pv = in->ps >= 0 ? w->p[in->ps] : in->ps == -2 ? FULL_MASK : 0;
@@ -186,6 +200,12 @@ SimStatus dec_ctrl(DecodeCtx *c)
             return SIM_OK;
         }
         dec_mod(c, "cta");
+        /* bar is barrier.aligned; plain barrier.sync lets a warp's threads
+         * arrive separately (dec_ignore above marked "aligned" used) */
+        in->aligned = !strcmp(op, "bar");
+        for (int i = 0; i < c->pi->n_mods; i++)
+            if (!strcmp(c->pi->mods[i], "aligned"))
+                in->aligned = 1;
         int nsrc;
         if (dec_mod(c, "sync") || dec_mod(c, "all")) {
             in->sub = 0;

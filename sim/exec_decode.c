@@ -109,16 +109,23 @@ bool dec_type_is_signed(PtxType t)
 int32_t dec_konst(DecodeCtx *c, uint64_t v)
 {
     SimProgram *p = c->p;
-    for (int k = 0; k < p->n_konst; k++)
+    /* Slot 0 is reserved and never handed out: its code ~0 is -1, which
+     * SimInst.s[] uses for "no operand" (handlers test s[i] != -1). */
+    for (int k = 1; k < p->n_konst; k++)
         if (p->konst[(int64_t)k * WARP] == v)
             return ~k;
-    if (p->n_konst == p->cap_konst) {
+    if (p->n_konst + 2 > p->cap_konst) {
         int cap = p->cap_konst ? p->cap_konst * 2 : 64;
         uint64_t *nk = realloc(p->konst, (size_t)cap * WARP * sizeof *nk);
         if (!nk)
             return ~0; /* reported by the caller's memory check below */
         p->konst = nk;
         p->cap_konst = cap;
+    }
+    if (p->n_konst == 0) {
+        for (int l = 0; l < WARP; l++)
+            p->konst[l] = 0;
+        p->n_konst = 1;
     }
     for (int l = 0; l < WARP; l++)
         p->konst[(int64_t)p->n_konst * WARP + l] = v;

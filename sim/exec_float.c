@@ -29,10 +29,27 @@ FBIN(ex_fadd64, F64NAN(f64_of(a[l]) + f64_of(b[l]), alu_f64_add(a[l], b[l], ALU_
 FBIN(ex_fsub64, F64NAN(f64_of(a[l]) - f64_of(b[l]), alu_f64_sub(a[l], b[l], ALU_RN)))
 FBIN(ex_fmul64, F64NAN(f64_of(a[l]) * f64_of(b[l]), alu_f64_mul(a[l], b[l], ALU_RN)))
 
+/* fma.rn.f32 without a libm call per lane: the product of two floats is
+ * exact in double, so a*b+c in double is rounded once; rounding that double
+ * to float again gives the correctly rounded fma unless it sits exactly on a
+ * float midpoint (low 29 bits 0x10000000) -- then, and for results outside
+ * the normal float range and NaN, fall back to fmaf.  (A float midpoint
+ * strictly between the exact value and its double rounding would be a
+ * nearer double, so no other case can round twice.) */
+static inline uint64_t ffma32_lane(uint64_t a, uint64_t b, uint64_t c)
+{
+    double r = (double)f32_of(a) * (double)f32_of(b) + (double)f32_of(c);
+    uint64_t u;
+    memcpy(&u, &r, 8);
+    if ((u & 0x1fffffffu) != 0x10000000u && fabs(r) >= 0x1p-126 && fabs(r) <= 0x1p+127)
+        return bits_f32((float)r);
+    return bits_f32(fmaf(f32_of(a), f32_of(b), f32_of(c)));
+}
+
 static void ex_ffma32(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_D; OPS_A; OPS_B; OPS_C;
-    LANES(m, { d[l] = bits_f32(fmaf(f32_of(a[l]), f32_of(b[l]), f32_of(c[l]))); });
+    LANES(m, { d[l] = ffma32_lane(a[l], b[l], c[l]); });
 }
 
 static void ex_ffma64(Exec *x, Warp *w, const SimInst *in, uint32_t m)

@@ -61,6 +61,8 @@ struct SimInst {
     uint8_t sub;         /* instruction-specific sub-operation */
     uint8_t bop;         /* setp/vote combining op: 0 none, 1 and, 2 or, 3 xor */
     uint8_t negsrc;      /* bit i: predicate source i written negated */
+    uint8_t aligned;     /* bar.*, barrier.*.aligned: the whole warp must
+                            execute the same barrier instruction */
     int32_t d, d2;       /* destination slots (-1 none); predicates index p[] */
     int32_t s[4];        /* source slots: >=0 register, <0 constant ~k */
     int32_t pd;          /* destination predicate of "|%p" forms, -1 none */
@@ -138,6 +140,10 @@ struct Warp {
     uint32_t barwait;        /* lanes waiting at a block barrier */
     int id;                  /* warp index within the block */
     uint8_t barid[WARP];     /* barrier each waiting lane waits at */
+    uint32_t bar_skip;       /* live lanes that were elsewhere (and not about
+                                to exit) when part of the warp arrived at an
+                                aligned barrier; cleared as they arrive.  Any
+                                left at release: barrier divergence */
     uint8_t callsp[WARP];    /* call depth per lane */
     int32_t *retpc;          /* [lane * MAX_CALL_DEPTH + depth]: pc of the call */
 };

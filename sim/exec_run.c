@@ -114,6 +114,7 @@ static void warp_init(Exec *x, Warp *w, int id)
     w->run = w->present;
     w->exited = ~w->present;
     w->barwait = 0;
+    w->bar_skip = 0;
     w->upc = p->funcs[x->fidx].entry_pc;
     w->conv = true;
 }
@@ -229,6 +230,15 @@ static bool barrier_try_release(Exec *x, int id)
             if (w->barid[l] == id)
                 rel |= 1u << l;
         }
+        if (rel && w->bar_skip) {
+            int l = __builtin_ctz(rel);
+            const SimInst *bi = &x->prog->insts[w->pc[l] - 1];
+            exec_fault(x, w, bi, l, "barrier-divergence", 0,
+                       "barrier %d was reached by lanes 0x%08x of warp %d, but its lanes 0x%08x "
+                       "went past it without arriving (a __syncthreads() in a branch that only "
+                       "some threads of the warp take)", id, rel, w->id, w->bar_skip);
+            return false;
+        }
         if (rel) {
             for (uint32_t r = rel; r; r &= r - 1) { /* bar.red delivers its result */
                 int l = __builtin_ctz(r);
@@ -272,8 +282,11 @@ static void run_block(Exec *x)
         }
         bool released = false;
         if (any_wait)
-            for (int id = 0; id < 16; id++)
+            for (int id = 0; id < 16; id++) {
                 released |= barrier_try_release(x, id);
+                if (x->faulted)
+                    return;
+            }
         if (!any_run && !released) {
             if (!any_wait)
                 return; /* every thread exited */

@@ -60,6 +60,64 @@ static int add_loc(PtxParser *p, PtxLoc l)
     return m->n_locs++;
 }
 
+static size_t loc_hash(int file, int line, int col)
+{
+    uint64_t h = ((uint64_t)(unsigned)file * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(unsigned)line << 20) ^
+                 (uint64_t)(unsigned)col;
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return (size_t)(h ^ (h >> 32));
+}
+
+/* The latest .loc of this body at file:line:col, or -1. */
+static int loc_latest(PtxParser *p, int file, int line, int col)
+{
+    if (!p->lcap)
+        return -1;
+    for (size_t i = loc_hash(file, line, col) & (p->lcap - 1);; i = (i + 1) & (p->lcap - 1)) {
+        if (p->lslots[i].loc < 0)
+            return -1;
+        if (p->lslots[i].file == file && p->lslots[i].line == line && p->lslots[i].col == col)
+            return p->lslots[i].loc;
+    }
+}
+
+static void loc_put(PtxParser *p, int file, int line, int col, int loc)
+{
+    size_t i = loc_hash(file, line, col) & (p->lcap - 1);
+    while (p->lslots[i].loc >= 0 &&
+           !(p->lslots[i].file == file && p->lslots[i].line == line && p->lslots[i].col == col))
+        i = (i + 1) & (p->lcap - 1);
+    if (p->lslots[i].loc < 0)
+        p->ln++;
+    p->lslots[i].file = file;
+    p->lslots[i].line = line;
+    p->lslots[i].col = col;
+    p->lslots[i].loc = loc;
+}
+
+static void loc_remember(PtxParser *p, int file, int line, int col, int loc)
+{
+    if ((p->ln + 1) * 2 > p->lcap) {
+        size_t old_cap = p->lcap, nc = p->lcap ? p->lcap * 2 : 256;
+        PtxLocSlot *old = p->lslots;
+        p->lslots = malloc(nc * sizeof *p->lslots);
+        if (!p->lslots) {
+            p->lslots = old;
+            ptx_nomem(p);
+        }
+        for (size_t i = 0; i < nc; i++)
+            p->lslots[i].loc = -1;
+        p->lcap = nc;
+        p->ln = 0;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i].loc >= 0)
+                loc_put(p, old[i].file, old[i].line, old[i].col, old[i].loc);
+        free(old);
+    }
+    loc_put(p, file, line, col, loc);
+}
+
 /* .loc F L C [, function_name NAME, inlined_at F L C] */
 void ptx_dir_loc(PtxParser *p)
 {
@@ -93,18 +151,15 @@ void ptx_dir_loc(PtxParser *p)
         ensure_file(p, in.file);
         /* nvcc wrote the inlined_at position itself as an earlier .loc of
          * this function, carrying the rest of the chain: continue it */
-        int lo = p->fn_loc0 > p->m->n_locs - 4096 ? p->fn_loc0 : p->m->n_locs - 4096;
-        for (int i = p->m->n_locs - 1; i >= lo; i--) {
-            const PtxLoc *o = &p->m->locs[i];
-            if (o->file == in.file && o->line == in.line && o->col == in.col) {
-                in.inlined_at = o->inlined_at;
-                in.function_name = o->function_name;
-                break;
-            }
+        int prev = loc_latest(p, in.file, in.line, in.col);
+        if (prev >= 0) {
+            in.inlined_at = p->m->locs[prev].inlined_at;
+            in.function_name = p->m->locs[prev].function_name;
         }
         l.inlined_at = add_loc(p, in);
     }
     p->cur_loc = add_loc(p, l);
+    loc_remember(p, l.file, l.line, l.col, p->cur_loc);
 }
 
 /* .file N "path" [, timestamp, size] */

@@ -107,14 +107,18 @@ static void parse_name(PtxParser *p, PtxOperand *o, Slot s, bool in_addr)
         o->ival = parse_offset(p);
         return;
     }
+    if (!in_addr && !strcmp(name, "WARP_SZ")) { /* PTX's predefined constant: the warp size */
+        o->kind = PTX_OPND_IMM_INT;
+        o->ival = 32;
+        return;
+    }
     if (in_addr)
         ptx_fail(p, t, "unknown symbol '%s' in an address (not a register or variable)", name);
-    for (int i = p->n_protos - 1; i >= 0; i--) {
-        if (p->protos[i].name == name) {
-            o->kind = PTX_OPND_LABEL;
-            o->target = p->protos[i].inst;
-            return;
-        }
+    int pi = ptx_map_get(&p->fprotos, name);
+    if (pi >= 0) {
+        o->kind = PTX_OPND_LABEL;
+        o->target = pi;
+        return;
     }
     int fi = ptx_map_get(&p->mod_funcs, name);
     if (fi >= 0) {

@@ -70,6 +70,11 @@ typedef struct {            /* an operand waiting for a label or function */
     const PtxToken *tok;
 } PtxFixup;
 
+typedef struct {            /* a slot of the .loc position table (ptx_dir.c) */
+    int file, line, col;
+    int loc;                /* index into PtxModule.locs; -1: empty slot */
+} PtxLocSlot;
+
 typedef struct {            /* ".reg .b32 %r<25>" remembered for messages */
     const char *prefix;
     int count;
@@ -103,10 +108,12 @@ typedef struct {
     int depth;
     PtxMap flabels;
     PtxLabel *labels; int n_labels, labels_cap;
-    PtxLabel *protos; int n_protos, protos_cap;
+    PtxMap fprotos;         /* .callprototype label -> instruction index */
     PtxRange *ranges; int n_ranges, ranges_cap;
     PtxFixup *lfix; int n_lfix, lfix_cap;   /* label fixups of this function */
-    int cur_loc, fn_loc0;
+    int cur_loc;
+    PtxLocSlot *lslots;     /* (file, line, col) -> latest .loc of the body */
+    size_t lcap, ln;
 
     PtxFixup *ffix; int n_ffix, ffix_cap;   /* function fixups of the module */
     PtxInitItem *items; int n_items, items_cap;

@@ -108,11 +108,14 @@ static void func_state_reset(PtxParser *p)
     ptx_map_free(&p->fregs);
     ptx_map_free(&p->fvars);
     ptx_map_free(&p->flabels);
-    p->n_labels = p->n_protos = p->n_ranges = p->n_lfix = 0;
+    ptx_map_free(&p->fprotos);
+    free(p->lslots);
+    p->lslots = NULL;
+    p->lcap = p->ln = 0;
+    p->n_labels = p->n_ranges = p->n_lfix = 0;
     p->regs_cap = p->vars_fcap = p->insts_cap = 0;
     p->depth = 0;
     p->cur_loc = -1;
-    p->fn_loc0 = p->m->n_locs;
 }
 
 static void scope_push(PtxParser *p, const PtxToken *at)
@@ -187,8 +190,8 @@ static void parse_label(PtxParser *p)
             ptx_next(p);
         }
         ptx_next(p);
-        ptx_vec_reserve(p, (void **)&p->protos, &p->protos_cap, p->n_protos + 1, sizeof *p->protos);
-        p->protos[p->n_protos++] = (PtxLabel){name, f->n_insts, t->line, t->col};
+        if (!ptx_map_set(&p->fprotos, name, f->n_insts))
+            ptx_nomem(p);
         return;
     }
     int prev = ptx_map_get(&p->flabels, name);
@@ -458,7 +461,8 @@ static void parser_free(PtxParser *p)
     free(p->var_prev);
     free(p->var_scope);
     free(p->labels);
-    free(p->protos);
+    ptx_map_free(&p->fprotos);
+    free(p->lslots);
     free(p->ranges);
     free(p->lfix);
     free(p->ffix);

@@ -155,11 +155,12 @@ static void test_run_unsupported_instruction_is_named_at_load(void **s)
     FILE *f = fopen("build/unsup_test.ptx", "w");
     assert_non_null(f);
     fputs(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
-          "\tmul24.lo.u16 %r1, %r0, %r0;\n\tret;\n}\n", f);
+          "\tadd.cc.u32 %r1, %r0, %r0;\n\tret;\n}\n", f);
     fclose(f);
     int rc = run(out, sizeof out, "run build/unsup_test.ptx --kernel k --grid 1 --block 1");
     assert_int_equal(rc, 2);
     assert_non_null(strstr(out, "build/unsup_test.ptx:7:"));
+    assert_non_null(strstr(out, "unsupported instruction 'add.cc.u32'"));
 }
 
 static void test_run_missing_file_is_status_2(void **s)

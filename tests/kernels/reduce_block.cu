@@ -14,3 +14,22 @@ extern "C" __global__ void reduce_block(const int *in, int *out, int n)
     if (threadIdx.x == 0)
         out[blockIdx.x] = s[0];
 }
+
+// Threads past `active` return before the barrier (common, and fine on
+// hardware: exited threads count as arrived); the rest reverse their values
+// through shared memory, after a divergent if/else that rejoins first.
+extern "C" __global__ void early_return_sync(const int *in, int *out, int active)
+{
+    __shared__ int s[256];
+    int t = threadIdx.x;
+    if (t >= active)
+        return;
+    int v = in[t];
+    if (t & 1)
+        v = v * 3;
+    else
+        v = -v;
+    s[t] = v;
+    __syncthreads();
+    out[t] = s[active - 1 - t];
+}
