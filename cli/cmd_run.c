@@ -8,6 +8,7 @@
 #include "argspec.h"
 #include "cmd.h"
 #include "device.h"
+#include "gpu.h"
 #include "report.h"
 #include "source.h"
 
@@ -15,7 +16,8 @@
 
 static const char run_help[] =
     "usage: warpsim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-    "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--arg SPEC]... [--json]\n"
+    "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
+    "                   [--arg SPEC]... [--json]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"
@@ -24,6 +26,7 @@ static const char run_help[] =
     "  --grid, --block  launch dimensions, e.g. --grid 4 --block 256 or --block 16,16\n"
     "  --smem BYTES   dynamic shared memory per block (extern __shared__)\n"
     "  --arch sm_XX   arch profile (default sm_90); --gpu h100-sxm picks a part\n"
+    "  --backend gpu  run on the real GPU instead (CUDA driver needed); same output\n"
     "  --budget N     stop after N warp instructions (default 10^10): an infinite loop\n"
     "                 becomes a 'budget-exceeded' fault instead of a hang\n"
     "  --json         print exactly one JSON object\n"
@@ -148,7 +151,7 @@ int cmd_run(int argc, char **argv)
     DeviceDim3 grid = {0, 0, 0}, block = {0, 0, 0};
     unsigned long smem = 0;
     unsigned long long budget = 0;
-    bool json = false, have_grid = false, have_block = false;
+    bool json = false, have_grid = false, have_block = false, on_gpu = false;
     ArgSpec args[MAX_ARGS];
     int nargs = 0, rc = 2;
     char msg[1024];
@@ -191,6 +194,13 @@ int cmd_run(int argc, char **argv)
             }
         } else if ((!strcmp(a, "--arch") || !strcmp(a, "--gpu")) && has_val) {
             arch = argv[++i];
+        } else if (!strcmp(a, "--backend") && has_val) {
+            const char *b = argv[++i];
+            if (strcmp(b, "sim") && strcmp(b, "gpu")) {
+                rc = usage_error("--backend '%s': expected sim or gpu", b);
+                goto done;
+            }
+            on_gpu = !strcmp(b, "gpu");
         } else if (!strcmp(a, "--arg") && has_val) {
             if (nargs == MAX_ARGS) {
                 rc = usage_error("more than %s --arg", "64");
@@ -226,7 +236,7 @@ int cmd_run(int argc, char **argv)
 
     SimError err;
     sim_error_clear(&err);
-    Device *dev = device_open_sim(arch, &err);
+    Device *dev = on_gpu ? device_open_gpu(0, &err) : device_open_sim(arch, &err);
     if (!dev) {
         fprintf(stderr, "warpsim run: %s\n", err.msg);
         goto done;
@@ -285,7 +295,7 @@ int cmd_run(int argc, char **argv)
         params[i] = &scalars[i];
     }
     DeviceLaunch cfg = {.grid = grid, .block = block, .smem = (unsigned)smem, .inst_budget = budget};
-    if (smem > 48 * 1024 && device_set_attr(mod, entry, DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)smem, &err)) {
+    if (!on_gpu && smem > 48 * 1024 && device_set_attr(mod, entry, DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)smem, &err)) {
         fprintf(stderr, "warpsim run: %s\n", err.msg);
         goto close;
     }
@@ -301,8 +311,9 @@ int cmd_run(int argc, char **argv)
     if (json) {
         printf("{\"kernel\": ");
         report_json_string(stdout, entry);
-        printf(", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"smem\": %lu, \"arch\": \"%s\", ", grid.x,
-               grid.y, grid.z, block.x, block.y, block.z, smem, device_arch(dev));
+        printf(", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"smem\": %lu, \"arch\": \"%s\", "
+               "\"backend\": \"%s\", ", grid.x, grid.y, grid.z, block.x, block.y, block.z, smem, device_arch(dev),
+               device_backend(dev));
         print_buffers_json(dev, args, ptrs, nargs);
         printf(", \"printf\": ");
         report_json_string(stdout, out);
@@ -315,8 +326,8 @@ int cmd_run(int argc, char **argv)
             printf("null");
         printf("}\n");
     } else {
-        printf("%s<<<(%u,%u,%u), (%u,%u,%u), %lu>>> on %s (simulator)\n", entry, grid.x, grid.y, grid.z,
-               block.x, block.y, block.z, smem, device_arch(dev));
+        printf("%s<<<(%u,%u,%u), (%u,%u,%u), %lu>>> on %s (%s)\n", entry, grid.x, grid.y, grid.z,
+               block.x, block.y, block.z, smem, device_arch(dev), device_backend(dev));
         if (*out) {
             printf("--- printf output ---\n%s", out);
             if (out[strlen(out) - 1] != '\n')
@@ -326,7 +337,7 @@ int cmd_run(int argc, char **argv)
         if (st == SIM_ERR_FAULT)
             report_fault(stdout, &fault);
         print_buffers_text(dev, args, ptrs, nargs);
-        report_stats(stdout, &stats);
+        report_stats(stdout, &stats, !on_gpu);
     }
     rc = st == SIM_ERR_FAULT ? 1 : 0;
 close:

@@ -55,8 +55,15 @@ void report_fault_json(FILE *f, const DeviceFault *x)
     fprintf(f, ", \"address\": \"0x%" PRIx64 "\"}", x->addr);
 }
 
-void report_stats(FILE *f, const DeviceStats *s)
+void report_stats(FILE *f, const DeviceStats *s, bool simulated)
 {
+    if (!simulated) {
+        fprintf(f, "  %" PRIu64 " blocks, %" PRIu64 " warps, %" PRIu64 " threads; %d registers per thread, %" PRIu64
+                   " bytes static shared memory, %" PRIu64 " bytes local memory per thread\n",
+                s->blocks, s->warps, s->threads, s->regs_per_thread, s->static_smem, s->local_bytes);
+        fprintf(f, "  ran on the GPU in %.3f ms (launch and synchronisation)\n", s->seconds * 1e3);
+        return;
+    }
     fprintf(f, "  %" PRIu64 " blocks, %" PRIu64 " warps, %" PRIu64 " threads\n", s->blocks, s->warps, s->threads);
     fprintf(f, "  %" PRIu64 " warp instructions (%" PRIu64 " thread instructions), %" PRIu64 " divergent branches\n",
             s->warp_insts, s->thread_insts, s->divergent_branches);

@@ -4,6 +4,7 @@
 #ifndef WARPSIM_REPORT_H
 #define WARPSIM_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "argspec.h"
@@ -19,8 +20,9 @@ void report_fault(FILE *f, const DeviceFault *fault);
 /* The same as a JSON object (no trailing newline). */
 void report_fault_json(FILE *f, const DeviceFault *fault);
 
-/* The statistics of a launch: text lines, or a JSON object. */
-void report_stats(FILE *f, const DeviceStats *s);
+/* The statistics of a launch: text lines (simulated: every counter; else
+ * what a GPU run knows), or a JSON object. */
+void report_stats(FILE *f, const DeviceStats *s, bool simulated);
 void report_stats_json(FILE *f, const DeviceStats *s);
 
 /* Print a JSON string literal (quotes and escapes). */

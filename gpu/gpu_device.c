@@ -1,0 +1,300 @@
+/* gpu_device.c: the GPU backend of the host API -- the same PTX text the
+ * simulator runs, loaded with cuModuleLoadDataEx and launched with
+ * cuLaunchKernel on a real NVIDIA GPU.  Every driver call is checked and a
+ * failure names the call.  A fault inside a kernel (illegal address, trap)
+ * becomes a DeviceFault; the driver reports no thread or line for it, and
+ * the context is unusable afterwards until the device is reopened. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cuda_api.h"
+#include "device_int.h"
+#include "gpu.h"
+
+typedef struct {
+    Device base;
+    const CudaApi *api;
+    CUdevice dev;
+    CUcontext ctx;
+    bool broken;           /* a kernel fault destroyed the context */
+    char name[128];
+} GpuDevice;
+
+typedef struct {
+    DeviceModule base;
+    CUmodule mod;
+} GpuModule;
+
+static const DeviceOps gpu_ops;
+
+static SimStatus drv_fail(GpuDevice *d, SimError *err, const char *call, CUresult r)
+{
+    char buf[256];
+    return sim_error_set(err, SIM_ERR_NODEVICE, "", 0, 0, "%s failed: %s", call,
+                         cuda_api_error(d ? d->api : NULL, r, buf, sizeof buf));
+}
+
+#define CHECK(d, err, call)                                  \
+    do {                                                     \
+        CUresult r_ = (call);                                \
+        if (r_ != CUDA_SUCCESS)                              \
+            return drv_fail((d), (err), #call, r_);          \
+    } while (0)
+
+static SimStatus usable(GpuDevice *d, SimError *err)
+{
+    if (d->broken)
+        return sim_error_set(err, SIM_ERR_NODEVICE, "", 0, 0,
+                             "the GPU context was lost after a kernel fault; close and reopen the device");
+    CHECK(d, err, d->api->cuCtxSetCurrent(d->ctx));
+    return SIM_OK;
+}
+
+bool gpu_available(void)
+{
+    const char *why;
+    const CudaApi *api = cuda_api_load(&why);
+    int n = 0;
+    return api && api->cuInit(0) == CUDA_SUCCESS && api->cuDeviceGetCount(&n) == CUDA_SUCCESS && n > 0;
+}
+
+Device *device_open_gpu(int ordinal, SimError *err)
+{
+    const char *why;
+    const CudaApi *api = cuda_api_load(&why);
+    if (!api) {
+        sim_error_set(err, SIM_ERR_NODEVICE, "", 0, 0, "%s", why);
+        return NULL;
+    }
+    CUresult r = api->cuInit(0);
+    int n = 0;
+    if (r == CUDA_SUCCESS)
+        r = api->cuDeviceGetCount(&n);
+    if (r != CUDA_SUCCESS || n <= ordinal) {
+        char buf[200];
+        sim_error_set(err, SIM_ERR_NODEVICE, "", 0, 0, "no CUDA GPU found (%s)",
+                      r != CUDA_SUCCESS ? cuda_api_error(api, r, buf, sizeof buf) : "the driver lists none");
+        return NULL;
+    }
+    GpuDevice *d = calloc(1, sizeof *d);
+    if (!d) {
+        sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory");
+        return NULL;
+    }
+    d->api = api;
+    d->base.ops = &gpu_ops;
+    int major = 0, minor = 0, sms = 0;
+    SimStatus st = SIM_OK;
+    if ((r = api->cuDeviceGet(&d->dev, ordinal)) ||
+        (r = api->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d->dev)) ||
+        (r = api->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d->dev)) ||
+        (r = api->cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, d->dev)) ||
+        (r = api->cuDeviceGetName(d->name, (int)sizeof d->name, d->dev)) ||
+        (r = api->cuDevicePrimaryCtxRetain(&d->ctx, d->dev)) || (r = api->cuCtxSetCurrent(d->ctx)))
+        st = drv_fail(d, err, "opening the GPU", r);
+    if (st) {
+        free(d);
+        return NULL;
+    }
+    d->base.prof = arch_find_cc(major, minor);
+    snprintf(d->base.arch, sizeof d->base.arch, "sm_%d%d", major, minor);
+    d->base.sm_count = sms;
+    return &d->base;
+}
+
+static void gpu_close(Device *dd)
+{
+    GpuDevice *d = (GpuDevice *)dd;
+    d->api->cuCtxSetCurrent(d->ctx);
+    for (DeviceModule *m = dd->modules, *n; m; m = n) {
+        n = m->next;
+        if (!d->broken)
+            d->api->cuModuleUnload(((GpuModule *)m)->mod);
+        ptx_module_free(m->ptx);
+        free(m);
+    }
+    if (d->broken) /* a faulted context must be reset before the next use */
+        d->api->cuDevicePrimaryCtxReset(d->dev);
+    else
+        d->api->cuDevicePrimaryCtxRelease(d->dev);
+    free(d);
+}
+
+static SimStatus gpu_load(Device *dd, const char *path, const char *text, size_t len, PtxModule *ptx,
+                          DeviceModule **out, SimError *err)
+{
+    GpuDevice *d = (GpuDevice *)dd;
+    SimStatus st = usable(d, err);
+    char *copy = st ? NULL : malloc(len + 1);
+    GpuModule *m = st ? NULL : calloc(1, sizeof *m);
+    if (!st && (!copy || !m))
+        st = sim_error_set(err, SIM_ERR_NOMEM, path, 0, 0, "out of memory");
+    if (st) {
+        free(copy);
+        free(m);
+        ptx_module_free(ptx);
+        return st;
+    }
+    memcpy(copy, text, len);
+    copy[len] = 0;
+    char log[4096] = "";
+    int opts[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *vals[2] = {log, (void *)(size_t)sizeof log};
+    CUresult r = d->api->cuModuleLoadDataEx(&m->mod, copy, 2, opts, vals);
+    free(copy);
+    if (r != CUDA_SUCCESS) {
+        char buf[256];
+        sim_error_set(err, SIM_ERR_PARSE, path, 0, 0, "the GPU driver rejected the PTX: %s%s%s",
+                      cuda_api_error(d->api, r, buf, sizeof buf), log[0] ? "\n" : "", log);
+        free(m);
+        ptx_module_free(ptx);
+        return SIM_ERR_PARSE;
+    }
+    m->base.ptx = ptx;
+    *out = &m->base;
+    return SIM_OK;
+}
+
+static SimStatus gpu_malloc(Device *dd, size_t bytes, DevicePtr *out, SimError *err)
+{
+    GpuDevice *d = (GpuDevice *)dd;
+    if (usable(d, err))
+        return err->status;
+    CUdeviceptr p;
+    CHECK(d, err, d->api->cuMemAlloc(&p, bytes ? bytes : 1));
+    CHECK(d, err, d->api->cuMemsetD8(p, 0, bytes ? bytes : 1)); /* zeroed, as in the simulator */
+    *out = p;
+    return SIM_OK;
+}
+
+static SimStatus gpu_free(Device *dd, DevicePtr p, SimError *err)
+{
+    GpuDevice *d = (GpuDevice *)dd;
+    if (usable(d, err))
+        return err->status;
+    CHECK(d, err, d->api->cuMemFree(p));
+    return SIM_OK;
+}
+
+static SimStatus gpu_htod(Device *dd, DevicePtr dst, const void *src, size_t bytes, SimError *err)
+{
+    GpuDevice *d = (GpuDevice *)dd;
+    if (usable(d, err))
+        return err->status;
+    CHECK(d, err, d->api->cuMemcpyHtoD(dst, src, bytes));
+    return SIM_OK;
+}
+
+static SimStatus gpu_dtoh(Device *dd, void *dst, DevicePtr src, size_t bytes, SimError *err)
+{
+    GpuDevice *d = (GpuDevice *)dd;
+    if (usable(d, err))
+        return err->status;
+    CHECK(d, err, d->api->cuMemcpyDtoH(dst, src, bytes));
+    return SIM_OK;
+}
+
+static SimStatus get_function(GpuModule *m, const char *entry, CUfunction *f, SimError *err)
+{
+    GpuDevice *d = (GpuDevice *)m->base.dev;
+    if (usable(d, err))
+        return err->status;
+    CHECK(d, err, d->api->cuModuleGetFunction(f, m->mod, entry));
+    return SIM_OK;
+}
+
+static SimStatus gpu_set_attr(DeviceModule *mm, const char *entry, DeviceAttr a, int value, SimError *err)
+{
+    GpuModule *m = (GpuModule *)mm;
+    GpuDevice *d = (GpuDevice *)mm->dev;
+    CUfunction f;
+    if (get_function(m, entry, &f, err))
+        return err->status;
+    if (a == DEVICE_ATTR_MAX_DYNAMIC_SMEM)
+        CHECK(d, err, d->api->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, value));
+    else
+        CHECK(d, err, d->api->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, value));
+    return SIM_OK;
+}
+
+/* Kernel faults the driver reports at synchronisation, by CUresult. */
+static const char *fault_kind(CUresult r)
+{
+    switch (r) {
+    case 700: return "illegal-address";
+    case 710: return "trap"; /* device-side assert */
+    case 714: return "hardware-stack-error";
+    case 715: return "illegal-instruction";
+    case 716: return "misaligned";
+    case 717: return "invalid-address-space";
+    case 718: return "invalid-pc";
+    case 719: return "launch-failed";
+    case 702: return "launch-timeout";
+    default: return NULL;
+    }
+}
+
+static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLaunch *cfg, void **args,
+                            DeviceStats *stats, DeviceFault *fault, SimError *err)
+{
+    GpuModule *m = (GpuModule *)mm;
+    GpuDevice *d = (GpuDevice *)mm->dev;
+    const CudaApi *api = d->api;
+    CUfunction f;
+    if (get_function(m, entry, &f, err))
+        return err->status;
+    int regs = 0, ssmem = 0, lmem = 0;
+    CHECK(d, err, api->cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
+    CHECK(d, err, api->cuFuncGetAttribute(&ssmem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
+    CHECK(d, err, api->cuFuncGetAttribute(&lmem, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f));
+    if (cfg->smem > 48 * 1024)
+        CHECK(d, err, api->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)cfg->smem));
+    stats->regs_per_thread = regs;
+    stats->static_smem = (uint64_t)ssmem;
+    stats->local_bytes = (uint64_t)lmem;
+    uint64_t nthreads = (uint64_t)cfg->block.x * cfg->block.y * cfg->block.z;
+    stats->blocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+    stats->threads = stats->blocks * nthreads;
+    stats->warps = stats->blocks * ((nthreads + 31) / 32);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    CHECK(d, err, api->cuLaunchKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x, cfg->block.y,
+                                      cfg->block.z, cfg->smem, NULL, args, NULL));
+    CUresult r = api->cuCtxSynchronize();
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    if (r == CUDA_SUCCESS)
+        return SIM_OK;
+    const char *kind = fault_kind(r);
+    if (!kind)
+        return drv_fail(d, err, "cuCtxSynchronize", r);
+    d->broken = true;
+    fault->faulted = true;
+    snprintf(fault->kind, sizeof fault->kind, "%s", kind);
+    char buf[200];
+    snprintf(fault->msg, sizeof fault->msg, "the GPU stopped the kernel: %s (the driver names no thread or "
+             "line; run it in the simulator to find them)", cuda_api_error(api, r, buf, sizeof buf));
+    fault->warp = fault->lane = -1;
+    return SIM_ERR_FAULT;
+}
+
+static const char *gpu_printf_output(Device *dd)
+{
+    (void)dd;
+    return ""; /* the driver prints device printf to standard output itself */
+}
+
+static const DeviceOps gpu_ops = {
+    .name = "gpu",
+    .close = gpu_close,
+    .load = gpu_load,
+    .malloc = gpu_malloc,
+    .free = gpu_free,
+    .htod = gpu_htod,
+    .dtoh = gpu_dtoh,
+    .set_attr = gpu_set_attr,
+    .launch = gpu_launch,
+    .printf_output = gpu_printf_output,
+};

@@ -1,0 +1,219 @@
+/* device_sim.c: the simulator backend of the host API.  Modules are decoded
+ * once at load (exec_decode.c), buffers live in the simulated global memory
+ * (memory.c), and a launch checks shared-memory limits the way the driver
+ * does before the executor (exec_run.c) runs it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "device_int.h"
+#include "exec_int.h"
+#include "memory.h"
+
+#define MAX_KERNEL_ATTRS 64
+
+typedef struct {
+    const char *entry;
+    int max_dyn_smem;
+    int carveout;
+} KernelAttrs;
+
+typedef struct {
+    DeviceModule base;
+    SimProgram *prog;
+    KernelAttrs attrs[MAX_KERNEL_ATTRS];
+    int n_attrs;
+} SimModule;
+
+typedef struct {
+    Device base;
+    Memory *mem;
+    char *printf_out;
+} SimDevice;
+
+static const DeviceOps sim_ops;
+
+Device *device_open_sim(const char *arch, SimError *err)
+{
+    ArchTarget tgt;
+    if (arch_resolve(arch, &tgt, err))
+        return NULL;
+    SimDevice *d = calloc(1, sizeof *d);
+    if (!d || !(d->mem = mem_new())) {
+        free(d);
+        sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory");
+        return NULL;
+    }
+    d->base.ops = &sim_ops;
+    snprintf(d->base.arch, sizeof d->base.arch, "%s", tgt.arch->name);
+    d->base.prof = tgt.arch;
+    d->base.sm_count = tgt.sm_count;
+    return &d->base;
+}
+
+static void sim_close(Device *dd)
+{
+    SimDevice *d = (SimDevice *)dd;
+    for (DeviceModule *m = dd->modules, *n; m; m = n) {
+        n = m->next;
+        exec_program_free(((SimModule *)m)->prog);
+        free(m);
+    }
+    mem_free_all(d->mem);
+    free(d->printf_out);
+    free(d);
+}
+
+static SimStatus sim_load(Device *dd, const char *path, const char *text, size_t len, PtxModule *ptx,
+                          DeviceModule **out, SimError *err)
+{
+    (void)text;
+    (void)len;
+    SimDevice *d = (SimDevice *)dd;
+    SimProgram *prog = exec_decode(ptx, d->mem, err);
+    if (!prog)
+        return err ? err->status : SIM_ERR_UNSUPPORTED;
+    SimModule *m = calloc(1, sizeof *m);
+    if (!m) {
+        exec_program_free(prog);
+        return sim_error_set(err, SIM_ERR_NOMEM, path, 0, 0, "out of memory");
+    }
+    m->prog = prog;
+    m->base.ptx = prog->ptx;
+    *out = &m->base;
+    return SIM_OK;
+}
+
+static SimStatus sim_malloc(Device *dd, size_t bytes, DevicePtr *out, SimError *err)
+{
+    MemAlloc *a = mem_alloc(((SimDevice *)dd)->mem, bytes, NULL);
+    if (!a)
+        return sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "cannot allocate %zu bytes of device memory", bytes);
+    *out = a->addr;
+    return SIM_OK;
+}
+
+static SimStatus sim_free(Device *dd, DevicePtr p, SimError *err)
+{
+    if (!mem_release(((SimDevice *)dd)->mem, p))
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "free of 0x%llx, which is not an allocation",
+                             (unsigned long long)p);
+    return SIM_OK;
+}
+
+static SimStatus sim_htod(Device *dd, DevicePtr dst, const void *src, size_t bytes, SimError *err)
+{
+    MemAlloc *a = mem_find(((SimDevice *)dd)->mem, dst, bytes);
+    if (!a)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "copy of %zu bytes to 0x%llx is outside every allocation",
+                             bytes, (unsigned long long)dst);
+    memcpy(a->host + (dst - a->addr), src, bytes);
+    return SIM_OK;
+}
+
+static SimStatus sim_dtoh(Device *dd, void *dst, DevicePtr src, size_t bytes, SimError *err)
+{
+    MemAlloc *a = mem_find(((SimDevice *)dd)->mem, src, bytes);
+    if (!a)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "copy of %zu bytes from 0x%llx is outside every allocation", bytes,
+                             (unsigned long long)src);
+    memcpy(dst, a->host + (src - a->addr), bytes);
+    return SIM_OK;
+}
+
+static KernelAttrs *attrs_of(SimModule *m, const char *entry)
+{
+    for (int i = 0; i < m->n_attrs; i++)
+        if (!strcmp(m->attrs[i].entry, entry))
+            return &m->attrs[i];
+    int f = device_entry_index(&m->base, entry);
+    if (m->n_attrs == MAX_KERNEL_ATTRS || f < 0)
+        return NULL;
+    KernelAttrs *a = &m->attrs[m->n_attrs++];
+    a->entry = m->base.ptx->funcs[f].name;
+    a->max_dyn_smem = 48 * 1024;
+    a->carveout = -1;
+    return a;
+}
+
+static SimStatus sim_set_attr(DeviceModule *mm, const char *entry, DeviceAttr at, int value, SimError *err)
+{
+    SimModule *m = (SimModule *)mm;
+    KernelAttrs *a = attrs_of(m, entry);
+    if (!a)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "too many kernels with attributes");
+    const ArchProfile *p = mm->dev->prof;
+    uint64_t st = m->prog->funcs[device_entry_index(mm, entry)].static_smem;
+    if (at == DEVICE_ATTR_MAX_DYNAMIC_SMEM) {
+        if ((uint64_t)value + st > (uint64_t)p->smem_per_block_optin)
+            return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                                 "maximum dynamic shared memory %d plus %llu static exceeds the %d bytes a block "
+                                 "may opt in to on %s", value, (unsigned long long)st, p->smem_per_block_optin,
+                                 p->name);
+        a->max_dyn_smem = value;
+    } else {
+        a->carveout = value;
+    }
+    return SIM_OK;
+}
+
+static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLaunch *cfg, void **args,
+                            DeviceStats *stats, DeviceFault *fault, SimError *err)
+{
+    SimModule *m = (SimModule *)mm;
+    SimDevice *d = (SimDevice *)mm->dev;
+    int f = device_entry_index(mm, entry);
+    KernelAttrs *a = attrs_of(m, entry);
+    int maxdyn = a ? a->max_dyn_smem : 48 * 1024;
+    const SimFuncInfo *fi = &m->prog->funcs[f];
+    uint64_t st = fi->static_smem;
+    if (cfg->smem > (unsigned)maxdyn)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "%u bytes of dynamic shared memory exceed the kernel's maximum of %d; above 48 KB a "
+                             "kernel must opt in (cudaFuncSetAttribute(..., MaxDynamicSharedMemorySize, ...))",
+                             cfg->smem, maxdyn);
+    if (st + cfg->smem > (uint64_t)mm->dev->prof->smem_per_block_optin)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "%llu bytes of shared memory per block exceed the %d bytes %s allows",
+                             (unsigned long long)(st + cfg->smem), mm->dev->prof->smem_per_block_optin,
+                             mm->dev->prof->name);
+    uint64_t psize = 0;
+    for (int i = 0; i < fi->nparams; i++)
+        if ((uint64_t)(fi->param_off[i] + fi->param_size[i]) > psize)
+            psize = (uint64_t)(fi->param_off[i] + fi->param_size[i]);
+    uint8_t *params = calloc(1, psize + 8);
+    if (!params)
+        return sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory");
+    for (int i = 0; i < fi->nparams; i++)
+        memcpy(params + fi->param_off[i], args[i], (size_t)fi->param_size[i]);
+    stats->static_smem = st;
+    stats->local_bytes = fi->local_size;
+    free(d->printf_out);
+    d->printf_out = NULL;
+    size_t out_len = 0;
+    SimStatus rc = exec_launch(m->prog, d->mem, f, cfg, params, stats, fault, mm->dev->sm_count, &d->printf_out,
+                               &out_len);
+    free(params);
+    if (rc == SIM_ERR_NOMEM)
+        return sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory while launching %s", entry);
+    return rc;
+}
+
+static const char *sim_printf_output(Device *dd)
+{
+    return ((SimDevice *)dd)->printf_out;
+}
+
+static const DeviceOps sim_ops = {
+    .name = "simulator",
+    .close = sim_close,
+    .load = sim_load,
+    .malloc = sim_malloc,
+    .free = sim_free,
+    .htod = sim_htod,
+    .dtoh = sim_dtoh,
+    .set_attr = sim_set_attr,
+    .launch = sim_launch,
+    .printf_output = sim_printf_output,
+};
