@@ -25,9 +25,23 @@ BIN(ex_or32, uint32_t, A | B)
 BIN(ex_or64, uint64_t, A | B)
 BIN(ex_xor32, uint32_t, A ^ B)
 BIN(ex_xor64, uint64_t, A ^ B)
-BIN(ex_shl32, uint32_t, B >= 32 ? 0 : A << B)
-BIN(ex_shr_u32, uint32_t, B >= 32 ? 0 : A >> B)
-BIN(ex_shr_s32, uint32_t, (uint32_t)((int32_t)A >> (B >= 32 ? 31 : B)))
+/* Shifts: an immediate amount is the same in every lane, and a loop with
+ * one amount vectorises (SSE2 has no per-lane shift counts). */
+#define SHIFT(name, expr)                                                    \
+    static void name(Exec *x, Warp *w, const SimInst *in, uint32_t m)        \
+    {                                                                        \
+        OPS_D; OPS_A; OPS_B;                                                 \
+        if (in->s[1] < 0) {                                                  \
+            uint32_t B = (uint32_t)b[0];                                     \
+            LANES(m, { uint32_t A = (uint32_t)a[l]; d[l] = (uint32_t)(expr); }); \
+        } else {                                                             \
+            LANES(m, { uint32_t A = (uint32_t)a[l], B = (uint32_t)b[l];      \
+                       d[l] = (uint32_t)(expr); });                          \
+        }                                                                    \
+    }
+SHIFT(ex_shl32, B >= 32 ? 0 : A << B)
+SHIFT(ex_shr_u32, B >= 32 ? 0 : A >> B)
+SHIFT(ex_shr_s32, (uint32_t)((int32_t)A >> (B >= 32 ? 31 : B)))
 BIN(ex_mulwide_s32, uint64_t, (uint64_t)((int64_t)(int32_t)A * (int64_t)(int32_t)B))
 BIN(ex_mulwide_u32, uint64_t, (uint64_t)(uint32_t)A * (uint64_t)(uint32_t)B)
 
@@ -304,29 +318,46 @@ SimStatus dec_arith(DecodeCtx *c)
 
 /* ---- setp / set / selp / slct ------------------------------------------ */
 
+/* Pack 32 bytes of 0/1 into a lane mask, bit l = v[l]: each multiply
+ * gathers the low bits of 8 bytes into its top byte. */
+static inline uint32_t pack_lanes(const uint8_t v[WARP])
+{
+    uint32_t r = 0;
+    for (int i = 0; i < WARP / 8; i++) {
+        uint64_t q;
+        memcpy(&q, v + 8 * i, 8);
+        r |= (uint32_t)((q * 0x0102040810204080ull) >> 56) << (8 * i);
+    }
+    return r;
+}
+
+/* 32-bit integer comparisons: every lane is compared (inactive lanes hold
+ * values too) in a vectorisable loop per operator, then masked with m. */
+#define CMP32(T)                                                                     \
+    do {                                                                             \
+        uint8_t v[WARP];                                                             \
+        switch (op) {                                                                \
+        case ALU_CMP_EQ: LANES_ALL({ v[l] = (T)a[l] == (T)b[l]; }); break;           \
+        case ALU_CMP_NE: LANES_ALL({ v[l] = (T)a[l] != (T)b[l]; }); break;           \
+        case ALU_CMP_LT: LANES_ALL({ v[l] = (T)a[l] < (T)b[l]; }); break;            \
+        case ALU_CMP_LE: LANES_ALL({ v[l] = (T)a[l] <= (T)b[l]; }); break;           \
+        case ALU_CMP_GT: LANES_ALL({ v[l] = (T)a[l] > (T)b[l]; }); break;            \
+        default: LANES_ALL({ v[l] = (T)a[l] >= (T)b[l]; }); break;                   \
+        }                                                                            \
+        return pack_lanes(v) & m;                                                    \
+    } while (0)
+
 static inline uint32_t cmp_lanes(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_A; OPS_B;
-    uint32_t r = 0;
     PtxType t = (PtxType)in->type;
     AluCmp op = (AluCmp)in->cmp;
-    if (t == PTX_T_S32 && op <= ALU_CMP_GE) {
-        LANES(m, {
-            int32_t A = (int32_t)a[l], B = (int32_t)b[l];
-            bool v = op == ALU_CMP_EQ ? A == B : op == ALU_CMP_NE ? A != B : op == ALU_CMP_LT ? A < B
-                   : op == ALU_CMP_LE ? A <= B : op == ALU_CMP_GT ? A > B : A >= B;
-            r |= (uint32_t)v << l;
-        });
-    } else if ((t == PTX_T_U32 || t == PTX_T_B32) && op <= ALU_CMP_GE) {
-        LANES(m, {
-            uint32_t A = (uint32_t)a[l], B = (uint32_t)b[l];
-            bool v = op == ALU_CMP_EQ ? A == B : op == ALU_CMP_NE ? A != B : op == ALU_CMP_LT ? A < B
-                   : op == ALU_CMP_LE ? A <= B : op == ALU_CMP_GT ? A > B : A >= B;
-            r |= (uint32_t)v << l;
-        });
-    } else {
-        LANES(m, { r |= (uint32_t)alu_compare(op, t, a[l], b[l], in->ftz) << l; });
-    }
+    if (t == PTX_T_S32 && op <= ALU_CMP_GE)
+        CMP32(int32_t);
+    if ((t == PTX_T_U32 || t == PTX_T_B32) && op <= ALU_CMP_GE)
+        CMP32(uint32_t);
+    uint32_t r = 0;
+    LANES(m, { r |= (uint32_t)alu_compare(op, t, a[l], b[l], in->ftz) << l; });
     return r;
 }
 

@@ -17,7 +17,7 @@ static void lanes_exit(Exec *x, Warp *w, uint32_t em)
 {
     w->run &= ~em;
     w->exited |= em;
-    x->exited_threads += (uint32_t)__builtin_popcount(em);
+    x->exited_threads += (uint32_t)exec_popc(em);
 }
 
 static void ex_exit(Exec *x, Warp *w, const SimInst *in, uint32_t m)
@@ -129,13 +129,13 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         }
         w->bar_skip = (w->bar_skip | skip) & ~m;
     }
-    b->arrived += (uint32_t)__builtin_popcount(m);
+    b->arrived += (uint32_t)exec_popc(m);
     if (in->sub == 3) { /* bar.red: accumulate the predicate */
         uint32_t pv = in->ps >= 0 ? w->p[in->ps] : in->ps == -2 ? FULL_MASK : 0;
         if (in->negsrc)
             pv = ~pv;
-        b->red_popc += (uint32_t)__builtin_popcount(pv & m);
-        if (b->arrived == (uint32_t)__builtin_popcount(m)) {
+        b->red_popc += (uint32_t)exec_popc(pv & m);
+        if (b->arrived == (uint32_t)exec_popc(m)) {
             b->red_and = true;
             b->red_or = false;
         }

@@ -46,9 +46,75 @@ static inline uint64_t ffma32_lane(uint64_t a, uint64_t b, uint64_t c)
     return bits_f32(fmaf(f32_of(a), f32_of(b), f32_of(c)));
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+/* fma.rn.f32 for a whole warp with the host's FMA instruction, which rounds
+ * once in the current (nearest) mode exactly as fmaf does; NaN results are
+ * made canonical as in bits_f32.  Eight lanes at a time: the low halves of
+ * eight 64-bit register lanes are packed into one vector of floats.  Only
+ * called when the CPU has AVX2 and FMA (ffma32_host_fma).  d may be a
+ * source: each group of eight is read before it is written. */
+__attribute__((target("avx2,fma")))
+static void ffma32_warp_fma(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c)
+{
+    const __m256i even = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256 canon = _mm256_castsi256_ps(_mm256_set1_epi32((int)ALU_F32_CANON_NAN));
+#define PACK8_(p, l)                                                                       \
+    _mm256_castsi256_ps(_mm256_permute2x128_si256(                                        \
+        _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)((p) + (l))), even), \
+        _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)((p) + (l) + 4)), even), 0x20))
+    for (int l = 0; l < WARP; l += 8) {
+        __m256 r = _mm256_fmadd_ps(PACK8_(a, l), PACK8_(b, l), PACK8_(c, l));
+        r = _mm256_blendv_ps(r, canon, _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+        __m256i u = _mm256_castps_si256(r);
+        _mm256_storeu_si256((__m256i *)(d + l), _mm256_cvtepu32_epi64(_mm256_castsi256_si128(u)));
+        _mm256_storeu_si256((__m256i *)(d + l + 4), _mm256_cvtepu32_epi64(_mm256_extracti128_si256(u, 1)));
+    }
+#undef PACK8_
+}
+
+static bool ffma32_host_fma(void)
+{
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+#else
+static void ffma32_warp_fma(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c)
+{
+    (void)d; (void)a; (void)b; (void)c;
+}
+static bool ffma32_host_fma(void) { return false; }
+#endif
+
+/* With the whole warp active, the double path runs for every lane in one
+ * vectorisable loop into t; only when some lane needs fmaf does the warp go
+ * lane by lane (d may be a source, so it is written last). */
 static void ex_ffma32(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_D; OPS_A; OPS_B; OPS_C;
+    if (m == FULL_MASK && ffma32_host_fma()) {
+        ffma32_warp_fma(d, a, b, c);
+        return;
+    }
+    if (m == FULL_MASK) {
+        uint64_t t[WARP];
+        int slow = 0;
+        LANES_ALL({ /* bitwise operators and 32-bit compares: SSE2 can run it */
+            double r = (double)f32_of(a[l]) * (double)f32_of(b[l]) + (double)f32_of(c[l]);
+            uint64_t u;
+            memcpy(&u, &r, 8);
+            double ar = fabs(r);
+            slow |= (((uint32_t)u & 0x1fffffffu) == 0x10000000u) | (ar < 0x1p-126) | (ar > 0x1p+127) |
+                    (r != r);
+            float f = (float)r;
+            uint32_t fb;
+            memcpy(&fb, &f, 4);
+            t[l] = fb;
+        });
+        if (!slow) {
+            LANES_ALL({ d[l] = t[l]; });
+            return;
+        }
+    }
     LANES(m, { d[l] = ffma32_lane(a[l], b[l], c[l]); });
 }
 

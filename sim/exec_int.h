@@ -198,6 +198,18 @@ static inline const uint64_t *exec_src(const Exec *x, const Warp *w, int32_t s)
     return s >= 0 ? w->r + (int64_t)s * WARP : x->prog->konst + (int64_t)(~s) * WARP;
 }
 
+/* Set lanes of a mask.  __builtin_popcount is a libgcc call without
+ * -mpopcnt; this is the branch-free SWAR count, and a full warp is free. */
+static inline int exec_popc(uint32_t m)
+{
+    if (m == FULL_MASK)
+        return WARP;
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0f0f0f0fu;
+    return (int)((m * 0x01010101u) >> 24);
+}
+
 /* Thread index within the block of lane l of warp w. */
 static inline int exec_tid(const Warp *w, int l) { return w->id * WARP + l; }
 

@@ -16,11 +16,17 @@
 #define LANES_NODEP_
 #endif
 
+/* The body for every lane l of the warp, vectorisable. */
+#define LANES_ALL(...)                                                  \
+    do {                                                                \
+        LANES_NODEP_                                                    \
+        for (int l = 0; l < WARP; l++) { __VA_ARGS__; }                 \
+    } while (0)
+
 #define LANES(m, ...)                                                   \
     do {                                                                \
         if ((m) == FULL_MASK) {                                         \
-            LANES_NODEP_                                                \
-            for (int l = 0; l < WARP; l++) { __VA_ARGS__; }             \
+            LANES_ALL(__VA_ARGS__);                                     \
         } else {                                                        \
             for (uint32_t r_ = (m); r_; r_ &= r_ - 1) {                 \
                 int l = __builtin_ctz(r_);                              \

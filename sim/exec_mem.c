@@ -133,7 +133,7 @@ static inline void store_val(uint8_t *p, unsigned size, uint64_t v)
 
 static void count(Exec *x, int sp, bool st, uint32_t m)
 {
-    uint64_t n = (uint64_t)__builtin_popcount(m);
+    uint64_t n = (uint64_t)exec_popc(m);
     if (sp == PTX_SPACE_SHARED) {
         if (st) x->stats->shared_stores += n; else x->stats->shared_loads += n;
     } else if (sp == PTX_SPACE_GLOBAL || sp == PTX_SPACE_NONE) {
@@ -147,11 +147,147 @@ static inline uint64_t lane_addr(Exec *x, Warp *w, const SimInst *in, int l)
     return a + (uint64_t)in->off;
 }
 
+/* ---- the whole-warp fast path ---------------------------------------------
+ * Most accesses of a warp are aligned and fall in one region: one global
+ * allocation, the block's shared memory, the parameter buffer or the
+ * constant bank.  region_of() checks that for all lanes of m at once (the
+ * lowest and highest address, the OR of all for alignment) and gives the
+ * region's host base; then the handlers run a plain copy loop.  When any
+ * lane would fault it says no, and the lane-by-lane path below runs as
+ * before, so faults (first lane, message) and partial effects are
+ * unchanged. */
+typedef struct {
+    uint8_t *host;      /* host address of device address `addr` */
+    uint64_t addr;
+} Region;
+
+static bool region_of(Exec *x, Warp *w, const SimInst *in, uint32_t m, unsigned size, bool write,
+                      uint64_t addr[WARP], Region *rg)
+{
+    const uint64_t *base = in->base >= 0 ? exec_src(x, w, in->base) : NULL;
+    uint64_t off = (uint64_t)in->off, lo = UINT64_MAX, hi = 0, any = 0;
+    LANES(m, {
+        uint64_t a = (base ? base[l] : 0) + off;
+        addr[l] = a;
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+        any |= a;
+    });
+    if ((any & (size - 1)) || hi - lo > (1ull << 40))
+        return false;
+    int sp = in->space;
+    uint64_t win = 0;
+    if (sp == PTX_SPACE_NONE) {
+        if (lo >= MEM_CONST_WIN + MEM_WIN_SIZE) {
+            sp = PTX_SPACE_GLOBAL;
+        } else if (lo >= MEM_SHARED_WIN && hi < MEM_SHARED_WIN + MEM_WIN_SIZE) {
+            sp = PTX_SPACE_SHARED;
+            win = MEM_SHARED_WIN;
+        } else {
+            return false;
+        }
+    }
+    uint8_t *host;
+    uint64_t limit;
+    switch (sp) {
+    case PTX_SPACE_GLOBAL: {
+        MemAlloc *al = mem_find(x->mem, lo, hi - lo + size);
+        if (!al)
+            return false;
+        rg->host = al->host;
+        rg->addr = al->addr;
+        return true;
+    }
+    case PTX_SPACE_SHARED: host = x->shared; limit = x->shared_size; break;
+    case PTX_SPACE_CONST: host = x->prog->const_bank; limit = x->prog->const_size; break;
+    case PTX_SPACE_PARAM: host = x->params; limit = x->params_size; break;
+    default: return false;
+    }
+    if ((write && sp != PTX_SPACE_SHARED) || hi - win >= limit || size > limit - (hi - win))
+        return false;
+    rg->host = host;
+    rg->addr = win;
+    return true;
+}
+
+/* Region offsets of the lanes' addresses (kept out of pointer arithmetic:
+ * host - addr would point far outside any object). */
+static inline void region_offsets(uint64_t addr[WARP], const Region *rg, uint32_t m)
+{
+    uint64_t base = rg->addr;
+    LANES(m, { addr[l] -= base; });
+}
+
+/* The copy loops, with the element type a constant in each: T is what
+ * load_val/store_val do for that size (and signedness, for loads). */
+#define BY_TYPE(sz, sgn, BODY)                                               \
+    switch ((sz) * 2 + (sgn)) {                                              \
+    case 2: { typedef uint8_t T; BODY; break; }                              \
+    case 3: { typedef int8_t T; BODY; break; }                               \
+    case 4: { typedef uint16_t T; BODY; break; }                             \
+    case 5: { typedef int16_t T; BODY; break; }                              \
+    case 8: { typedef uint32_t T; BODY; break; }                             \
+    case 9: { typedef int32_t T; BODY; break; }                              \
+    default: { typedef uint64_t T; BODY; break; }                            \
+    }
+
+static bool ld_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint64_t addr[WARP];
+    Region rg;
+    unsigned sz = in->size;
+    if (!region_of(x, w, in, m, sz * in->vec, false, addr, &rg))
+        return false;
+    region_offsets(addr, &rg, m);
+    for (int k = 0; k < in->vec; k++) {
+        int32_t slot = in->vec == 1 ? in->d : in->vd[k];
+        if (slot < 0)
+            continue;
+        uint64_t *d = exec_reg(w, slot);
+        const uint8_t *h = rg.host + k * sz;
+        BY_TYPE(sz, in->sub, LANES(m, {
+            T v;
+            memcpy(&v, h + addr[l], sizeof v);
+            d[l] = (uint64_t)v;
+        }));
+    }
+    return true;
+}
+
+static bool st_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint64_t addr[WARP];
+    Region rg;
+    unsigned sz = in->size;
+    if (!region_of(x, w, in, m, sz * in->vec, true, addr, &rg))
+        return false;
+    const uint64_t *v[4] = {NULL, NULL, NULL, NULL};
+    if (in->vec == 1)
+        v[0] = exec_src(x, w, in->s[0]);
+    else
+        for (int k = 0; k < in->vec; k++)
+            v[k] = exec_src(x, w, in->vd[k]);
+    int n = in->vec;
+    uint8_t *h = rg.host;
+    region_offsets(addr, &rg, m);
+    /* in lane order (no LANES: lanes may store to the same bytes) */
+    BY_TYPE(sz, 0, for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        for (int k = 0; k < n; k++) {
+            T t = (T)v[k][l];
+            memcpy(h + addr[l] + k * sizeof t, &t, sizeof t);
+        }
+    });
+    return true;
+}
+
 static void ex_ld(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     unsigned sz = in->size;
     bool sgn = in->sub;
     count(x, in->space, false, m);
+    if (ld_fast(x, w, in, m))
+        return;
     for (uint32_t r = m; r; r &= r - 1) {
         int l = __builtin_ctz(r);
         uint8_t *p = exec_addr(x, w, in, l, in->space, lane_addr(x, w, in, l), sz * in->vec, false);
@@ -171,6 +307,8 @@ static void ex_st(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     unsigned sz = in->size;
     count(x, in->space, true, m);
+    if (st_fast(x, w, in, m))
+        return;
     for (uint32_t r = m; r; r &= r - 1) {
         int l = __builtin_ctz(r);
         uint8_t *p = exec_addr(x, w, in, l, in->space, lane_addr(x, w, in, l), sz * in->vec, true);
@@ -214,7 +352,7 @@ static uint64_t atom_apply(const SimInst *in, bool global, uint64_t old, uint64_
 static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     unsigned sz = in->size;
-    x->stats->atomics += (uint64_t)__builtin_popcount(m);
+    x->stats->atomics += (uint64_t)exec_popc(m);
     const uint64_t *b = exec_src(x, w, in->s[0]);
     const uint64_t *c = in->s[1] != -1 ? exec_src(x, w, in->s[1]) : b;
     uint64_t wm = lanes_wmask((int)sz);

@@ -68,11 +68,72 @@ void exec_fault(Exec *x, Warp *w, const SimInst *in, int lane, const char *kind,
 
 /* ---- warps --------------------------------------------------------------- */
 
-static void warp_init(Exec *x, Warp *w, int id)
+/* Mark function f and every function it calls (transitively) in seen. */
+static void mark_reachable(const PtxModule *m, int f, char *seen)
+{
+    if (f < 0 || f >= m->n_funcs || seen[f])
+        return;
+    seen[f] = 1;
+    const PtxFunc *fn = &m->funcs[f];
+    for (int i = 0; i < fn->n_insts; i++) {
+        const PtxInst *pi = &fn->insts[i];
+        if (strcmp(pi->opcode, "call"))
+            continue;
+        for (int k = 0; k < pi->n_opnds; k++)
+            if (pi->opnds[k].kind == PTX_OPND_FUNC)
+                mark_reachable(m, pi->opnds[k].target, seen);
+    }
+}
+
+static void span_add(int32_t s, int32_t *lo, int32_t *hi)
+{
+    if (s < SLOT_COUNT) /* constants, none, specials (warp_init writes them) */
+        return;
+    if (s < *lo)
+        *lo = s;
+    if (s + 1 > *hi)
+        *hi = s + 1;
+}
+
+/* The register slots [*lo, *hi) that the kernel fidx and the functions it
+ * calls name.  Only these can be read, so only these need zeroing per warp:
+ * the module's other functions have slots of their own (*lo == *hi: none). */
+static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t *hi)
+{
+    const PtxModule *m = p->ptx;
+    *lo = INT32_MAX;
+    *hi = 0;
+    char *seen = calloc((size_t)m->n_funcs + 1, 1);
+    if (!seen) { /* zero them all */
+        *lo = SLOT_COUNT;
+        *hi = p->n_regs;
+        return;
+    }
+    mark_reachable(m, fidx, seen);
+    for (int f = 0; f < m->n_funcs; f++) {
+        if (!seen[f])
+            continue;
+        for (int pc = p->funcs[f].entry_pc; pc < p->funcs[f].end_pc; pc++) {
+            const SimInst *in = &p->insts[pc];
+            span_add(in->d, lo, hi); /* a predicate index here only widens it */
+            span_add(in->d2, lo, hi);
+            span_add(in->base, lo, hi);
+            for (int k = 0; k < 4; k++) {
+                span_add(in->s[k], lo, hi);
+                span_add(in->vd[k], lo, hi);
+            }
+        }
+    }
+    free(seen);
+    if (*lo >= *hi)
+        *lo = *hi = SLOT_COUNT;
+}
+
+static void warp_init(Exec *x, Warp *w, int id, int32_t reg_lo, int32_t reg_hi)
 {
     SimProgram *p = x->prog;
     const DeviceLaunch *c = x->cfg;
-    memset(w->r, 0, (size_t)p->n_regs * WARP * sizeof *w->r);
+    memset(w->r + (size_t)reg_lo * WARP, 0, (size_t)(reg_hi - reg_lo) * WARP * sizeof *w->r);
     memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
     w->id = id;
     w->present = 0;
@@ -129,6 +190,21 @@ void exec_warp_diverge(Warp *w)
     }
 }
 
+/* Take the converged fast path again when every runnable lane is at one
+ * PC (what the next scheduling step would find; done early after a
+ * barrier release, where the whole warp usually waits at one bar.sync). */
+static void warp_try_converge(Warp *w)
+{
+    if (w->conv || !w->run)
+        return;
+    int32_t pc = w->pc[__builtin_ctz(w->run)];
+    for (uint32_t r = w->run; r; r &= r - 1)
+        if (w->pc[__builtin_ctz(r)] != pc)
+            return;
+    w->conv = true;
+    w->upc = pc;
+}
+
 /* Run warp w for up to n instructions. */
 static void warp_run(Exec *x, Warp *w, int n)
 {
@@ -164,7 +240,7 @@ static void warp_run(Exec *x, Warp *w, int n)
             em &= in->guard_neg ? ~g : g;
         }
         st->warp_insts++;
-        st->thread_insts += (uint64_t)__builtin_popcount(em);
+        st->thread_insts += (uint64_t)exec_popc(em);
         if (in->flow == SIM_FLOW_NEXT) {
             if (em)
                 in->fn(x, w, in, em);
@@ -240,9 +316,14 @@ static bool barrier_try_release(Exec *x, int id)
             return false;
         }
         if (rel) {
+            int32_t bpc = -1;
+            const SimInst *bi = NULL;
             for (uint32_t r = rel; r; r &= r - 1) { /* bar.red delivers its result */
                 int l = __builtin_ctz(r);
-                const SimInst *bi = &x->prog->insts[w->pc[l] - 1];
+                if (w->pc[l] != bpc) {
+                    bpc = w->pc[l];
+                    bi = &x->prog->insts[bpc - 1];
+                }
                 if (bi->sub != 3)
                     continue;
                 if (bi->aux == 0)
@@ -255,6 +336,7 @@ static bool barrier_try_release(Exec *x, int id)
             exec_warp_diverge(w);
             w->barwait &= ~rel;
             w->run |= rel;
+            warp_try_converge(w);
         }
     }
     b->arrived = 0;
@@ -354,6 +436,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         if (!w->r || !w->p || !w->retpc)
             goto done;
     }
+    int32_t reg_lo, reg_hi;
+    launch_reg_span(prog, fidx, &reg_lo, &reg_hi);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     stats->threads = (uint64_t)x.nthreads * cfg->grid.x * cfg->grid.y * cfg->grid.z;
@@ -366,7 +450,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
                 memset(x.bar, 0, sizeof x.bar);
                 x.exited_threads = 0;
                 for (int i = 0; i < x.nwarps; i++)
-                    warp_init(&x, &x.warps[i], i);
+                    warp_init(&x, &x.warps[i], i, reg_lo, reg_hi);
                 stats->warps += (uint64_t)x.nwarps;
                 run_block(&x);
                 stats->blocks++;
