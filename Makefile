@@ -30,7 +30,7 @@ BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCHES   := $(BENCH_SRCS:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all test asan ubsan bench help deps lesson1 clean ptx fuzz
+.PHONY: all test asan ubsan bench help deps lesson1 clean ptx fuzz fuzz-exec
 all: deps $(BUILD)/warpsim
 
 deps:
@@ -85,6 +85,19 @@ fuzz:
 	    sim/ptx_*.c sim/error.c tests/fuzz_ptx.c -o build/fuzz/fuzz_ptx
 	build/fuzz/fuzz_ptx -max_total_time=$(FUZZ_SECONDS) -max_len=4096 build/fuzz tests/corpus/ptx
 
+# libFuzzer on the decoder and executor (PTX text, first .entry launched);
+# new finds go to build/fuzz-exec, the small ones worth keeping to
+# tests/corpus/exec, which test_exec_corpus replays.
+fuzz-exec:
+	@mkdir -p build/fuzz-exec/corpus build/fuzz-exec/seed tests/corpus/exec
+	@cp tests/kernels/*.ptx build/fuzz-exec/seed/
+	@for f in lessons/*/kernel.ptx; do cp $$f build/fuzz-exec/seed/$$(basename $$(dirname $$f)).ptx; done
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isim -fsanitize=fuzzer,address,undefined \
+	    -frounding-math -ffp-contract=off sim/*.c tests/fuzz_exec.c -o build/fuzz-exec/fuzz_exec -lm
+	build/fuzz-exec/fuzz_exec -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=20 \
+	    -artifact_prefix=build/fuzz-exec/ build/fuzz-exec/corpus tests/corpus/exec \
+	    tests/corpus/ptx build/fuzz-exec/seed
+
 clean:
 	rm -rf build
 
@@ -98,6 +111,7 @@ help:
 	@echo "  make bench      simulated warp instructions per second for a few kernels"
 	@echo "  make ptx        regenerate the committed PTX of lessons and test kernels (nvcc)"
 	@echo "  make fuzz       fuzz the PTX parser for FUZZ_SECONDS (60) with libFuzzer"
+	@echo "  make fuzz-exec  fuzz the decoder and executor for FUZZ_SECONDS (60) with libFuzzer"
 	@echo "  make clean      remove build/"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -83,6 +83,18 @@ static bool parse_dim(const char *s, DeviceDim3 *d)
     return true;
 }
 
+/* The contents of buffer argument a after the launch (malloc'd), or NULL. */
+static uint8_t *read_back(Device *dev, const ArgSpec *a, DevicePtr p)
+{
+    uint64_t bytes = a->count * (uint64_t)argspec_type_size(a->type);
+    uint8_t *buf = malloc(bytes);
+    if (buf && device_memcpy_dtoh(dev, buf, p, bytes, NULL)) {
+        free(buf);
+        buf = NULL;
+    }
+    return buf;
+}
+
 static void print_buffers_text(Device *dev, const ArgSpec *args, const DevicePtr *ptrs, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -90,11 +102,9 @@ static void print_buffers_text(Device *dev, const ArgSpec *args, const DevicePtr
             continue;
         int sz = argspec_type_size(args[i].type);
         uint64_t cnt = args[i].count;
-        uint8_t *buf = malloc(cnt * (uint64_t)sz);
-        if (!buf || device_memcpy_dtoh(dev, buf, ptrs[i], cnt * (uint64_t)sz, NULL)) {
-            free(buf);
+        uint8_t *buf = read_back(dev, &args[i], ptrs[i]);
+        if (!buf)
             continue;
-        }
         printf("arg %d  %s[%llu]:", i, argspec_type_name(args[i].type), (unsigned long long)cnt);
         uint64_t show = cnt <= 16 ? cnt : 12;
         for (uint64_t k = 0; k < show; k++) {
@@ -121,11 +131,9 @@ static void print_buffers_json(Device *dev, const ArgSpec *args, const DevicePtr
             continue;
         int sz = argspec_type_size(args[i].type);
         uint64_t cnt = args[i].count;
-        uint8_t *buf = malloc(cnt * (uint64_t)sz);
-        if (!buf || device_memcpy_dtoh(dev, buf, ptrs[i], cnt * (uint64_t)sz, NULL)) {
-            free(buf);
+        uint8_t *buf = read_back(dev, &args[i], ptrs[i]);
+        if (!buf)
             continue;
-        }
         printf("%s{\"arg\": %d, \"type\": \"%s\", \"values\": [", first ? "" : ", ", i,
                argspec_type_name(args[i].type));
         first = false;

@@ -194,7 +194,7 @@ SimStatus dec_arith(DecodeCtx *c)
     }
     if (sz < 1 || sz > 8)
         return dec_fail(c, "type .%s is not supported", ptx_type_name(t));
-    bool is32 = sz == 4, is64 = sz == 8, sgn = dec_type_is_signed(t);
+    bool is32 = sz == 4, is64 = sz == 8, sgn = ptx_type_is_signed(t);
     ExecFn fast = NULL;
     int sub = -1;
     if (!strcmp(op, "add") || !strcmp(op, "sub")) {

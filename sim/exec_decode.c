@@ -95,17 +95,6 @@ int dec_vec(DecodeCtx *c)
     return 1;
 }
 
-bool dec_type_is_float(PtxType t)
-{
-    return t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2 ||
-           t == PTX_T_F32 || t == PTX_T_F64;
-}
-
-bool dec_type_is_signed(PtxType t)
-{
-    return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
-}
-
 int32_t dec_konst(DecodeCtx *c, uint64_t v)
 {
     SimProgram *p = c->p;
@@ -409,7 +398,7 @@ static DecodeFn find_decoder(const char *op, const PtxInst *pi)
             if (optab[i].fn == dec_arith) {
                 for (int k = 0; k < pi->n_mods; k++) {
                     PtxType t = ptx_type_from_name(pi->mods[k]);
-                    if (dec_type_is_float(t))
+                    if (ptx_type_is_float(t))
                         return dec_float;
                 }
             }

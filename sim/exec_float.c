@@ -338,7 +338,7 @@ SimStatus dec_cvt(DecodeCtx *c)
     if (ptx_type_size(dt) > 8 || ptx_type_size(st) > 8 || dt == PTX_T_PRED || st == PTX_T_PRED ||
         dt == PTX_T_F16X2 || st == PTX_T_F16X2 || dt == PTX_T_BF16X2 || st == PTX_T_BF16X2)
         return dec_fail(c, "conversion .%s.%s is not supported", ptx_type_name(dt), ptx_type_name(st));
-    bool dfl = dec_type_is_float(dt);
+    bool dfl = ptx_type_is_float(dt);
     in->type = (uint8_t)dt;
     in->type2 = (uint8_t)st;
     if (rnd < 0) {

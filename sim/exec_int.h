@@ -279,8 +279,6 @@ SimStatus dec_fail(DecodeCtx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A 32-lane constant slot for v (deduplicated). */
 int32_t dec_konst(DecodeCtx *c, uint64_t v);
-bool dec_type_is_float(PtxType t);
-bool dec_type_is_signed(PtxType t);
 
 /* Thread-param pseudo space (call-site, .func parameters). */
 #define SPACE_TPARAM 7

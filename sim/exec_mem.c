@@ -493,7 +493,7 @@ SimStatus dec_mem(DecodeCtx *c)
             return dec_fail(c, "type .%s%s is not supported", in->vec > 1 ? "v8." : "", ptx_type_name(t));
         in->type = (uint8_t)t;
         in->size = (uint8_t)size;
-        in->sub = dec_type_is_signed(t);
+        in->sub = ptx_type_is_signed(t);
         int ai = is_ld ? 1 : 0, vi = is_ld ? 0 : 1;
         if (c->pi->n_opnds != 2)
             return dec_fail(c, "expected 2 operands");
@@ -534,7 +534,7 @@ SimStatus dec_mem(DecodeCtx *c)
         int size = ptx_type_size(t);
         if ((size != 4 && size != 8) || t == PTX_T_F16X2)
             return dec_fail(c, "type .%s is not supported (32- and 64-bit are)", ptx_type_name(t));
-        if (dec_type_is_float(t) && k != A_ADD && k != A_EXCH)
+        if (ptx_type_is_float(t) && k != A_ADD && k != A_EXCH)
             return dec_fail(c, "float atomics support .add and .exch");
         if ((k == A_INC || k == A_DEC) && t != PTX_T_U32)
             return dec_fail(c, ".inc/.dec need .u32");

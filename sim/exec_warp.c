@@ -215,7 +215,7 @@ SimStatus dec_warp(DecodeCtx *c)
         if (k == 6)
             return dec_fail(c, "needs .add, .min, .max, .and, .or or .xor");
         in->sub = (uint8_t)k;
-        if (dec_types(c, ts) != 1 || ptx_type_size(ts[0]) != 4 || dec_type_is_float(ts[0]))
+        if (dec_types(c, ts) != 1 || ptx_type_size(ts[0]) != 4 || ptx_type_is_float(ts[0]))
             return dec_fail(c, "needs a 32-bit integer type");
         in->type = (uint8_t)ts[0];
         if (c->pi->n_opnds != 3 || dec_dst(c, 0, &in->d) || dec_src(c, 1, ts[0], &in->s[0]) ||

@@ -32,6 +32,9 @@ typedef enum {
 
 /* Size of one element of T in bytes (pred: 0). */
 int ptx_type_size(PtxType t);
+/* Signed integer (.s8 ... .s64) / floating point (.f16 ... .f64, packed too). */
+bool ptx_type_is_signed(PtxType t);
+bool ptx_type_is_float(PtxType t);
 /* "u32", "f64", ... ; "?" for PTX_T_NONE. */
 const char *ptx_type_name(PtxType t);
 /* Type named by a modifier or declaration word without its dot ("u32");

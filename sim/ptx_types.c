@@ -25,6 +25,17 @@ int ptx_type_size(PtxType t)
     return (unsigned)t < PTX_T_COUNT ? type_info[t].size : 0;
 }
 
+bool ptx_type_is_signed(PtxType t)
+{
+    return t == PTX_T_S8 || t == PTX_T_S16 || t == PTX_T_S32 || t == PTX_T_S64;
+}
+
+bool ptx_type_is_float(PtxType t)
+{
+    return t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2 || t == PTX_T_F32 ||
+           t == PTX_T_F64;
+}
+
 const char *ptx_type_name(PtxType t)
 {
     return (unsigned)t < PTX_T_COUNT ? type_info[t].name : "?";
