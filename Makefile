@@ -52,11 +52,13 @@ $(BUILD)/libwarpsim.a: $(LIB_OBJS)
 	@ar rcs $@ $^
 
 $(BUILD)/warpsim: $(BUILD)/obj/cli/main.o $(BUILD)/libwarpsim.a
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libwarpsim.a
 	@mkdir -p $(dir $@)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 test: all $(TESTS)
 	@sh tests/run_tests.sh $(BUILD) $(TESTS)

@@ -17,6 +17,8 @@
 #include "cmd.h"
 #include "occupancy.h"
 #include "plot.h"
+#include "ptxas.h"
+#include "report.h"
 
 static const char usage_text[] =
 "usage: warpsim occupancy (--arch sm_XX | --gpu NAME) --block N\n"
@@ -95,12 +97,6 @@ typedef struct {
     bool json, explain, batch;
 } Opts;
 
-/* What ptxas said about one kernel. */
-typedef struct {
-    char name[256];
-    int regs, barriers;
-    long long smem, stack, spill_stores, spill_loads;
-} PtxasInfo;
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -132,199 +128,7 @@ static bool parse_size(const char *s, long long max, long long *out)
     return true;
 }
 
-/* ---------------------------------------------------------------- ptxas */
-
-static bool find_ptxas(char *path, size_t cap)
-{
-    const char *home = getenv("CUDA_HOME");
-    if (home && *home) {
-        snprintf(path, cap, "%s/bin/ptxas", home);
-        if (access(path, X_OK) == 0)
-            return true;
-    }
-    const char *p = getenv("PATH");
-    while (p && *p) {
-        const char *colon = strchr(p, ':');
-        size_t n = colon ? (size_t)(colon - p) : strlen(p);
-        snprintf(path, cap, "%.*s/ptxas", (int)n, p);
-        if (n && access(path, X_OK) == 0)
-            return true;
-        p = colon ? colon + 1 : NULL;
-    }
-    snprintf(path, cap, "/usr/local/cuda/bin/ptxas");
-    return access(path, X_OK) == 0;
-}
-
-/* Run argv, collecting stdout and stderr into a malloc'd string. */
-static char *run_capture(char *const argv[], int *status)
-{
-    int fd[2];
-    if (pipe(fd) != 0)
-        return NULL;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        return NULL;
-    }
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    ssize_t n;
-    while (buf && (n = read(fd[0], buf + len, cap - len - 1)) > 0) {
-        len += (size_t)n;
-        if (cap - len < 1024) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = nb;
-        }
-    }
-    close(fd[0]);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-    if (buf)
-        buf[len] = 0;
-    return buf;
-}
-
-/* Does PTX entry `entry` answer to the name the user gave? */
-static bool kernel_matches(const char *entry, const char *name)
-{
-    if (!strcmp(entry, name))
-        return true;
-    char mangled[300];
-    snprintf(mangled, sizeof mangled, "_Z%zu%s", strlen(name), name);
-    return !strncmp(entry, mangled, strlen(mangled));
-}
-
-/* Parse ptxas -v output for the kernel called `name`.  Returns 0, or 2 after
- * printing why. */
-static int ptxas_parse(const char *out, const char *name, const char *file, PtxasInfo *info)
-{
-    PtxasInfo cur = {0}, found = {0};
-    int matches = 0;
-    char entries[1024] = "";
-    const char *line = out;
-    while (line && *line) {
-        const char *nl = strchr(line, '\n');
-        size_t len = nl ? (size_t)(nl - line) : strlen(line);
-        char l[1024];
-        snprintf(l, sizeof l, "%.*s", (int)(len < sizeof l ? len : sizeof l - 1), line);
-        const char *p;
-        if ((p = strstr(l, "Compiling entry function '"))) {
-            memset(&cur, 0, sizeof cur);
-            p += strlen("Compiling entry function '");
-            const char *q = strchr(p, '\'');
-            snprintf(cur.name, sizeof cur.name, "%.*s", (int)(q ? q - p : 0), p);
-            size_t el = strlen(entries);
-            snprintf(entries + el, sizeof entries - el, "%s%s", el ? ", " : "", cur.name);
-        } else if ((p = strstr(l, "bytes stack frame"))) {
-            sscanf(l, " %lld bytes stack frame, %lld bytes spill stores, %lld bytes spill loads",
-                   &cur.stack, &cur.spill_stores, &cur.spill_loads);
-        } else if ((p = strstr(l, "Used ")) && strstr(l, " registers")) {
-            sscanf(p, "Used %d registers", &cur.regs);
-            const char *b = strstr(l, "used ");
-            if (b && b != p)
-                sscanf(b, "used %d barriers", &cur.barriers);
-            const char *s = strstr(l, " bytes smem");
-            if (s) {
-                while (s > l && s[-1] >= '0' && s[-1] <= '9')
-                    s--;
-                cur.smem = atoll(s);
-            }
-            if (cur.name[0] && kernel_matches(cur.name, name)) {
-                found = cur;
-                matches++;
-            }
-        }
-        line = nl ? nl + 1 : NULL;
-    }
-    if (matches == 1) {
-        *info = found;
-        return 0;
-    }
-    fprintf(stderr, "warpsim occupancy: %s: %s kernel '%s'; its kernels are: %s\n", file,
-            matches ? "more than one" : "no", name, entries[0] ? entries : "(none)");
-    return 2;
-}
-
-static int ptxas_query(const Opts *o, const ArchProfile *a, PtxasInfo *info)
-{
-    char ptxas[1024];
-    if (!find_ptxas(ptxas, sizeof ptxas)) {
-        fprintf(stderr, "warpsim occupancy: --ptx needs ptxas from the CUDA toolkit, and it was "
-                        "not found ($CUDA_HOME/bin, $PATH, /usr/local/cuda/bin).\n"
-                        "Install the toolkit, or give the register count yourself with --regs R "
-                        "(and --smem-static B).\n");
-        return 2;
-    }
-    if (access(o->ptx, R_OK) != 0) {
-        fprintf(stderr, "warpsim occupancy: %s: %s\n", o->ptx, strerror(errno));
-        return 2;
-    }
-    char maxr[32];
-    char *argv[12];
-    int n = 0;
-    argv[n++] = ptxas;
-    argv[n++] = "-v";
-    argv[n++] = "--gpu-name";
-    argv[n++] = (char *)a->name;
-    if (o->maxrreg > 0) {
-        snprintf(maxr, sizeof maxr, "%lld", o->maxrreg);
-        argv[n++] = "--maxrregcount";
-        argv[n++] = maxr;
-    }
-    argv[n++] = (char *)o->ptx;
-    argv[n++] = "-o";
-    argv[n++] = "/dev/null";
-    argv[n] = NULL;
-    int status = 0;
-    char *out = run_capture(argv, &status);
-    if (!out) {
-        fprintf(stderr, "warpsim occupancy: could not run %s\n", ptxas);
-        return 2;
-    }
-    int rc = 0;
-    if (status != 0) {
-        fprintf(stderr, "warpsim occupancy: ptxas failed on %s for %s:\n%s", o->ptx, a->name, out);
-        if (strstr(out, ".target"))
-            fprintf(stderr, "(the PTX was generated for a newer .target than %s: regenerate it "
-                            "with nvcc -ptx -arch=%s, or pick a newer --arch)\n", a->name, a->name);
-        rc = 2;
-    } else {
-        rc = ptxas_parse(out, o->kernel, o->ptx, info);
-    }
-    free(out);
-    return rc;
-}
-
 /* ---------------------------------------------------------------- output */
-
-static void json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fprintf(f, "\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            fprintf(f, "\\u%04x", *s);
-        else
-            fputc(*s, f);
-    }
-    fputc('"', f);
-}
 
 static void json_limit(FILE *f, const char *name, int v, bool last)
 {
@@ -347,9 +151,9 @@ static void print_json(const ArchTarget *t, const Opts *o, const OccConfig *c, c
            c->smem_static, c->smem_dynamic, c->carveout, c->barriers);
     if (px) {
         printf("  \"kernel\": ");
-        json_string(stdout, px->name);
+        report_json_string(stdout, px->name);
         printf(", \"ptx\": ");
-        json_string(stdout, o->ptx);
+        report_json_string(stdout, o->ptx);
         printf(", \"stack_frame\": %lld, \"spill_stores\": %lld, \"spill_loads\": %lld,\n",
                px->stack, px->spill_stores, px->spill_loads);
     }
@@ -517,7 +321,7 @@ static void batch_error(FILE *out, long lineno, const char *msg)
     fprintf(out, "{\"error\": ");
     char m[300];
     snprintf(m, sizeof m, "line %ld: %s", lineno, msg);
-    json_string(out, m);
+    report_json_string(out, m);
     fprintf(out, "}\n");
 }
 
@@ -689,7 +493,7 @@ int cmd_occupancy(int argc, char **argv)
                                  "refuses more); use --smem-dyn for the rest");
 
     PtxasInfo px = {0};
-    if (o.ptx && (rc = ptxas_query(&o, t.arch, &px)) != 0)
+    if (o.ptx && (rc = ptxas_query(o.ptx, o.kernel, t.arch->name, (int)o.maxrreg, &px)) != 0)
         return rc;
 
     OccConfig c;

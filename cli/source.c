@@ -58,14 +58,14 @@ static bool is_exec(const char *p)
     return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
 }
 
-const char *source_find_nvcc(void)
+const char *source_find_tool(const char *tool)
 {
     static char found[1024];
     const char *path = getenv("PATH");
     if (path) {
         char *copy = strdup(path);
         for (char *save = NULL, *d = copy ? strtok_r(copy, ":", &save) : NULL; d; d = strtok_r(NULL, ":", &save)) {
-            snprintf(found, sizeof found, "%s/nvcc", d);
+            snprintf(found, sizeof found, "%s/%s", d, tool);
             if (is_exec(found)) {
                 free(copy);
                 return found;
@@ -75,12 +75,17 @@ const char *source_find_nvcc(void)
     }
     const char *home = getenv("CUDA_HOME");
     if (home) {
-        snprintf(found, sizeof found, "%s/bin/nvcc", home);
+        snprintf(found, sizeof found, "%s/bin/%s", home, tool);
         if (is_exec(found))
             return found;
     }
-    snprintf(found, sizeof found, "/usr/local/cuda/bin/nvcc");
+    snprintf(found, sizeof found, "/usr/local/cuda/bin/%s", tool);
     return is_exec(found) ? found : NULL;
+}
+
+const char *source_find_nvcc(void)
+{
+    return source_find_tool("nvcc");
 }
 
 static bool ends_with(const char *s, const char *suf)

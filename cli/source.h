@@ -14,7 +14,11 @@ char *source_read_file(const char *path, size_t *len, char *msg, size_t cap);
  * fails or nvcc is missing.  The caller frees the result. */
 char *source_load_ptx(const char *path, const char *arch, size_t *len, char *msg, size_t cap);
 
-/* Path of nvcc, or NULL when none is found. */
+/* Path of a CUDA toolkit program ("nvcc", "ptxas") from PATH, then
+ * $CUDA_HOME/bin, then /usr/local/cuda/bin; NULL when none is found.  The
+ * result lives until the next call. */
+const char *source_find_tool(const char *tool);
+/* source_find_tool("nvcc"). */
 const char *source_find_nvcc(void);
 
 #endif
