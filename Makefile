@@ -44,7 +44,7 @@ $(BUILD)/obj/%.o: %.c
 # Floating-point semantics files must not let the compiler assume the default
 # rounding mode: they switch it for .rz/.rm/.rp.
 $(BUILD)/obj/sim/alu_float.o $(BUILD)/obj/sim/alu_cvt.o $(BUILD)/obj/sim/exec_float.o: CFLAGS += -frounding-math -ffp-contract=off
-$(BUILD)/obj/tests/test_alu.o $(BUILD)/obj/tests/test_exec.o: CFLAGS += -frounding-math -ffp-contract=off
+$(BUILD)/obj/tests/test_alu.o $(BUILD)/obj/tests/test_exec.o $(BUILD)/obj/tests/test_exec_ops.o: CFLAGS += -frounding-math -ffp-contract=off
 
 $(BUILD)/libwarpsim.a: $(LIB_OBJS)
 	@rm -f $@

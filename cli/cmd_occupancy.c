@@ -15,6 +15,7 @@
 #include "arch.h"
 #include "carveout.h"
 #include "cmd.h"
+#include "occ_measure.h"
 #include "occupancy.h"
 #include "plot.h"
 #include "ptxas.h"
@@ -27,6 +28,12 @@ static const char usage_text[] =
 "                         [--cluster N [--nonportable-cluster]]\n"
 "                         [--json] [--explain] [--plot FILE.png]\n"
 "       warpsim occupancy --batch  < launches.jsonl\n"
+"       warpsim occupancy --measure --block N --regs R [--smem-static B] [--smem-dyn B]\n"
+"                         [--carveout P] [--grid N] [--wait-us U] [--backend gpu|sim]\n"
+"                         [--ncu] [--json]\n"
+"       warpsim occupancy --sweep-carveout FILE.json [--regs R] [--sweep-tiny]\n"
+"                         [--backend gpu|sim] [--wait-us U]\n"
+"       warpsim occupancy --analyze-sweep FILE.json [--arch sm_XX]\n"
 "\n"
 "How many blocks of a kernel can one SM (streaming multiprocessor) run at the\n"
 "same time, and why no more?  An SM holds a fixed number of warps (groups of\n"
@@ -76,6 +83,22 @@ static const char usage_text[] =
 "                    \"barriers\" optional) and write one JSON line per line, in order;\n"
 "                    a bad line gets {\"error\": ...} and the batch goes on\n"
 "\n"
+"Measured (a GPU, or --backend sim with the simulator standing in):\n"
+"  --measure         run a synthetic kernel with exactly these resources (it waits\n"
+"                    --wait-us, default 50, per block), instrumented to record each\n"
+"                    block's SM, start and end; print predicted (the model) beside\n"
+"                    measured: the occupancy API's answer, the most blocks resident\n"
+"                    on one SM, waves, achieved occupancy.  --grid N sets the blocks\n"
+"                    (default: two waves of the most an SM could ever hold); --ncu\n"
+"                    also runs Nsight Compute for sm__warps_active (when on PATH)\n"
+"  --sweep-carveout FILE.json\n"
+"                    measure 504 launches (blocks 32..1024, dynamic shared memory\n"
+"                    0..100 KB, carveouts -1 0 10 25 50 100; --sweep-tiny: 8) and\n"
+"                    write each with the API's answer and the measured residency\n"
+"  --analyze-sweep FILE.json\n"
+"                    score a sweep file: how many configurations the API and the\n"
+"                    model's resident_blocks_per_sm predict (no GPU needed)\n"
+"\n"
 "Limiters: warps (thread slots), registers, shared_memory, blocks (block slots),\n"
 "barriers.  Several are named when they tie.\n"
 "\n"
@@ -95,6 +118,9 @@ typedef struct {
     bool nonportable;
     const char *ptx, *kernel, *plot;
     bool json, explain, batch;
+    bool measure, ncu, tiny, sim;     /* --measure, --ncu, --sweep-tiny, --backend sim */
+    const char *sweep, *analyze;      /* --sweep-carveout FILE, --analyze-sweep FILE */
+    long long grid, wait_us;
 } Opts;
 
 
@@ -399,6 +425,21 @@ static int parse_args(int argc, char **argv, Opts *o)
         else if (!strcmp(a, "--explain")) o->explain = true;
         else if (!strcmp(a, "--batch")) o->batch = true;
         else if (!strcmp(a, "--nonportable-cluster")) o->nonportable = true;
+        else if (!strcmp(a, "--measure")) o->measure = true;
+        else if (!strcmp(a, "--ncu")) o->ncu = true;
+        else if (!strcmp(a, "--sweep-tiny")) o->tiny = true;
+        else if (opt_value(argc, argv, &i, "--sweep-carveout", &v, &rc)) {
+            if (rc) return rc;
+            o->sweep = v;
+        } else if (opt_value(argc, argv, &i, "--analyze-sweep", &v, &rc)) {
+            if (rc) return rc;
+            o->analyze = v;
+        } else if (opt_value(argc, argv, &i, "--backend", &v, &rc)) {
+            if (rc) return rc;
+            if (strcmp(v, "gpu") && strcmp(v, "sim"))
+                return usage_error("--backend is gpu or sim, not '%s'", v);
+            o->sim = !strcmp(v, "sim");
+        }
         else if (opt_value(argc, argv, &i, "--arch", &v, &rc) ||
                  opt_value(argc, argv, &i, "--gpu", &v, &rc)) {
             if (rc) return rc;
@@ -426,6 +467,8 @@ static int parse_args(int argc, char **argv, Opts *o)
                 {"--barriers", 1 << 20, offsetof(Opts, barriers), false},
                 {"--cluster", 1 << 20, offsetof(Opts, cluster), false},
                 {"--maxrregcount", 255, offsetof(Opts, maxrreg), false},
+                {"--grid", 1 << 30, offsetof(Opts, grid), false},
+                {"--wait-us", 10000000, offsetof(Opts, wait_us), false},
             };
             size_t k = 0;
             while (k < sizeof nums / sizeof *nums && !opt_value(argc, argv, &i, nums[k].name, &v, &rc))
@@ -449,6 +492,36 @@ static int parse_args(int argc, char **argv, Opts *o)
     return 0;
 }
 
+/* --measure and --sweep-carveout: the resources from the flags (or ptxas). */
+static int measure(const Opts *o, int argc, char **argv)
+{
+    if (o->measure && o->sweep)
+        return usage_error("%s", "--measure and --sweep-carveout go one at a time");
+    if (o->measure && !o->have_block)
+        return usage_error("%s", "give the block size with --block N");
+    if (o->measure && (o->block < 1 || o->block > 1024))
+        return usage_error("%s", "--block must be 1..1024 to measure");
+    if (o->ptx || o->cluster || o->plot || o->explain || o->batch)
+        return usage_error("%s", "--measure / --sweep-carveout take --regs, --smem-static, --smem-dyn, "
+                                 "--carveout (not --ptx, --cluster, --plot, --explain)");
+    if (o->smem_static > 48 * 1024)
+        return usage_error("%s", "static shared memory is at most 48 KB per block");
+    if (o->have_regs && (o->regs < 1 || o->regs > 255))
+        return usage_error("%s", "--regs must be 1..255 to measure");
+    ArchTarget t;
+    SimError e;
+    if (o->gpu && arch_resolve(o->gpu, &t, &e) != SIM_OK)
+        return usage_error("%s", e.msg);
+    OccMeasureOpts m = {
+        .arch = o->gpu ? t.arch->name : NULL, .sim = o->sim, .block = (int)o->block,
+        .regs = o->have_regs ? (int)o->regs : 32, .carveout = o->carveout,
+        .smem_static = (size_t)o->smem_static, .smem_dyn = (size_t)o->smem_dyn, .grid = (unsigned)o->grid,
+        .wait_us = (double)o->wait_us, .json = o->json, .ncu = o->ncu, .tiny = o->tiny, .argc = argc,
+        .argv = argv,
+    };
+    return o->sweep ? occ_measure_sweep(&m, o->sweep) : occ_measure_one(&m);
+}
+
 int cmd_occupancy(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -465,6 +538,10 @@ int cmd_occupancy(int argc, char **argv)
             return usage_error("%s", "--batch takes no other options: each line says everything");
         return batch();
     }
+    if (o.analyze)
+        return occ_measure_analyze(o.analyze, o.gpu);
+    if (o.measure || o.sweep)
+        return measure(&o, argc, argv);
     if (!o.gpu)
         return usage_error("%s", "which GPU? give --arch sm_XX or --gpu NAME");
     ArchTarget t;

@@ -15,6 +15,7 @@ static const Subcommand subcommands[] = {
     {"lesson", cmd_lesson, "run a lesson's kernels in the simulator and explain them"},
     {"run", cmd_run, "run any kernel (.ptx or .cu) in the simulator"},
     {"occupancy", cmd_occupancy, "predict blocks per SM, limiters and the L1/shared carveout"},
+    {"xcheck", cmd_xcheck, "compare the simulator with a GPU (or its recording) on every lesson"},
 };
 
 static void usage(FILE *f)

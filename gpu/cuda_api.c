@@ -56,6 +56,8 @@ const CudaApi *cuda_api_load(const char **why)
     SYM(cuLaunchKernel, "cuLaunchKernel");
     SYM(cuGetErrorName, "cuGetErrorName");
     SYM(cuGetErrorString, "cuGetErrorString");
+    SYM(cuDriverGetVersion, "cuDriverGetVersion");
+    SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
     loaded = true;
     return &api;
 }

@@ -54,6 +54,8 @@ typedef struct {
                                unsigned, CUstream, void **, void **);
     CUresult (*cuGetErrorName)(CUresult, const char **);
     CUresult (*cuGetErrorString)(CUresult, const char **);
+    CUresult (*cuDriverGetVersion)(int *);
+    CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
 } CudaApi;
 
 /* Load libcuda.so.1 and every entry point once.  NULL when impossible;

@@ -280,6 +280,50 @@ static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLau
     return SIM_ERR_FAULT;
 }
 
+bool gpu_is_gpu(const Device *d)
+{
+    return d && d->ops == &gpu_ops;
+}
+
+SimStatus gpu_occupancy_max_active_blocks(DeviceModule *mm, const char *entry, int block, size_t dyn_smem,
+                                          int *out, SimError *err)
+{
+    if (!mm || !gpu_is_gpu(mm->dev))
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "the occupancy API needs a module loaded on a GPU");
+    GpuDevice *d = (GpuDevice *)mm->dev;
+    CUfunction f;
+    if (get_function((GpuModule *)mm, entry, &f, err))
+        return err->status;
+    if (dyn_smem > 48 * 1024) /* as gpu_launch: opted in to exactly what the launch asks */
+        CHECK(d, err, d->api->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn_smem));
+    CHECK(d, err, d->api->cuOccupancyMaxActiveBlocksPerMultiprocessor(out, f, block, dyn_smem));
+    return SIM_OK;
+}
+
+SimStatus gpu_device_info(Device *dd, char *name, size_t name_cap, char *driver, size_t driver_cap,
+                          int *cuda_version, SimError *err)
+{
+    if (!gpu_is_gpu(dd))
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "not a GPU device");
+    GpuDevice *d = (GpuDevice *)dd;
+    snprintf(name, name_cap, "%s", d->name);
+    *cuda_version = 0;
+    CHECK(d, err, d->api->cuDriverGetVersion(cuda_version));
+    snprintf(driver, driver_cap, "unknown");
+    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Sun ..." */
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    char line[512];
+    if (f && fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "Kernel Module");
+        char v[64];
+        if (p && sscanf(p + strlen("Kernel Module"), " %63s", v) == 1)
+            snprintf(driver, driver_cap, "%s", v);
+    }
+    if (f)
+        fclose(f);
+    return SIM_OK;
+}
+
 static const char *gpu_printf_output(Device *dd)
 {
     (void)dd;

@@ -478,11 +478,8 @@ SimStatus dec_cmp(DecodeCtx *c)
             return dec_fail(c, "destination must be a predicate");
         if (dec_pred(c, 0, &in->d, NULL))
             return c->err->status;
-        if (o->reg2 >= 0) {
-            if (o->reg2 >= c->f->n_regs || c->f->regs[o->reg2].type != PTX_T_PRED)
-                return dec_fail(c, "second destination must be a predicate");
-            in->pd = c->slot[o->reg2];
-        }
+        if (dec_pred2(c, 0, &in->pd))
+            return c->err->status;
     }
     if (dec_src(c, k, st, &in->s[0]) || dec_src(c, k + 1, st, &in->s[1]))
         return c->err->status;
@@ -534,7 +531,7 @@ static void ex_mov_pred(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 static void ex_pack(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_D;
-    int n = in->vec, bits = 64 / n;
+    int n = in->vec, bits = in->size * 8 / n;
     uint64_t em = lanes_wmask(bits / 8);
     LANES(m, {
         uint64_t v = 0;
@@ -609,18 +606,18 @@ SimStatus dec_mov(DecodeCtx *c)
         const PtxOperand *v = d0->kind == PTX_OPND_VEC ? d0 : s0;
         if (v->n_elems != 2 && v->n_elems != 4)
             return dec_fail(c, "vector of %d elements", v->n_elems);
+        /* .b16 {2 x 8}, .b32 {2 x 16, 4 x 8}, .b64 {2 x 32, 4 x 16} */
+        if (sz != 2 && sz != 4 && sz != 8)
+            return dec_fail(c, "splitting or packing .%s is not supported (16, 32 and 64 bits are)",
+                            ptx_type_name(t));
+        if (v->n_elems > sz)
+            return dec_fail(c, "%d elements do not fit in .%s", v->n_elems, ptx_type_name(t));
         in->vec = (uint8_t)v->n_elems;
         in->size = (uint8_t)sz;
-        for (int k = 0; k < v->n_elems; k++) {
-            const PtxOperand *e = &v->elems[k];
-            if (e->kind == PTX_OPND_SINK) {
-                in->vd[k] = -1;
-                continue;
-            }
-            if (e->kind != PTX_OPND_REG || e->reg < 0 || e->reg >= c->f->n_regs)
-                return dec_fail(c, "vector element must be a register");
-            in->vd[k] = c->slot[e->reg];
-        }
+        int vi = d0->kind == PTX_OPND_VEC ? 0 : 1;
+        for (int k = 0; k < v->n_elems; k++)
+            if (dec_vec_reg(c, vi, k, vi == 0, &in->vd[k]))
+                return c->err->status;
         if (d0->kind == PTX_OPND_VEC) {
             if (dec_src(c, 1, t, &in->s[0]))
                 return c->err->status;
@@ -628,9 +625,6 @@ SimStatus dec_mov(DecodeCtx *c)
         } else {
             if (dec_dst(c, 0, &in->d))
                 return c->err->status;
-            for (int k = 0; k < v->n_elems; k++)
-                if (in->vd[k] < 0)
-                    return dec_fail(c, "'_' in a source vector");
             in->fn = ex_pack;
         }
         return SIM_OK;

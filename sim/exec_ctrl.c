@@ -268,6 +268,8 @@ SimStatus dec_ctrl(DecodeCtx *c)
         if (fo->target < 0 || fo->target >= c->m->n_funcs)
             return dec_fail(c, "bad call target");
         const PtxFunc *callee = &c->m->funcs[fo->target];
+        if (callee->is_entry) /* its parameters live in the launch's buffer, not a frame */
+            return dec_fail(c, "%s is a kernel (.entry); only a .func can be called", callee->name);
         SimCall sc;
         memset(&sc, 0, sizeof sc);
         sc.callee = fo->target;

@@ -291,7 +291,7 @@ SimStatus dec_src(DecodeCtx *c, int i, PtxType type, int32_t *out)
     }
 }
 
-SimStatus dec_dst(DecodeCtx *c, int i, int32_t *out)
+SimStatus dec_dst_or_sink(DecodeCtx *c, int i, int32_t *out)
 {
     if (check_opnd(c, i))
         return c->err->status;
@@ -300,6 +300,16 @@ SimStatus dec_dst(DecodeCtx *c, int i, int32_t *out)
         *out = -1;
         return SIM_OK;
     }
+    return dec_dst(c, i, out);
+}
+
+SimStatus dec_dst(DecodeCtx *c, int i, int32_t *out)
+{
+    if (check_opnd(c, i))
+        return c->err->status;
+    const PtxOperand *o = &c->pi->opnds[i];
+    if (o->kind == PTX_OPND_SINK)
+        return dec_fail(c, "operand %d cannot be '_': the instruction writes its result there", i + 1);
     if (o->kind != PTX_OPND_REG || o->reg < 0 || o->reg >= c->f->n_regs)
         return dec_fail(c, "operand %d must be a register", i + 1);
     if (c->f->regs[o->reg].type == PTX_T_PRED)
@@ -313,9 +323,11 @@ SimStatus dec_pred(DecodeCtx *c, int i, int32_t *out, bool *neg)
     if (check_opnd(c, i))
         return c->err->status;
     const PtxOperand *o = &c->pi->opnds[i];
+    if (o->kind == PTX_OPND_SINK && !neg)
+        return dec_fail(c, "operand %d cannot be '_': the instruction writes a predicate there", i + 1);
     if (o->kind == PTX_OPND_SINK) {
         *out = -1;
-        if (neg) *neg = false;
+        *neg = false;
         return SIM_OK;
     }
     if (o->kind == PTX_OPND_IMM_INT && neg) { /* a constant predicate: 0 or 1 */
@@ -331,6 +343,38 @@ SimStatus dec_pred(DecodeCtx *c, int i, int32_t *out, bool *neg)
         *neg = o->neg;
     else if (o->neg)
         return dec_fail(c, "operand %d cannot be negated", i + 1);
+    return SIM_OK;
+}
+
+SimStatus dec_vec_reg(DecodeCtx *c, int i, int k, bool sink_ok, int32_t *out)
+{
+    const PtxOperand *e = &c->pi->opnds[i].elems[k];
+    if (e->kind == PTX_OPND_SINK && sink_ok) {
+        *out = -1;
+        return SIM_OK;
+    }
+    if (e->kind == PTX_OPND_SINK)
+        return dec_fail(c, "'_' as element %d of operand %d, which is read", k + 1, i + 1);
+    if (e->kind != PTX_OPND_REG || e->reg < 0 || e->reg >= c->f->n_regs)
+        return dec_fail(c, "element %d of operand %d must be a register", k + 1, i + 1);
+    if (c->f->regs[e->reg].type == PTX_T_PRED)
+        return dec_fail(c, "element %d of operand %d is a predicate where a value register is expected",
+                        k + 1, i + 1);
+    *out = c->slot[e->reg];
+    return SIM_OK;
+}
+
+SimStatus dec_pred2(DecodeCtx *c, int i, int32_t *out)
+{
+    *out = -1;
+    if (check_opnd(c, i))
+        return c->err->status;
+    const PtxOperand *o = &c->pi->opnds[i];
+    if (o->kind != PTX_OPND_REG || o->reg2 < 0)
+        return SIM_OK;
+    if (o->reg2 >= c->f->n_regs || c->f->regs[o->reg2].type != PTX_T_PRED)
+        return dec_fail(c, "the destination after '|' must be a predicate");
+    *out = c->slot[o->reg2];
     return SIM_OK;
 }
 
@@ -350,7 +394,7 @@ SimStatus dec_addr(DecodeCtx *c, int i, int32_t *base, int64_t *off, int *vspace
         int sp;
         if (!dec_var(c, o, &a, &sp))
             return dec_fail(c, "bad variable in address");
-        *off += (int64_t)a;
+        *off = (int64_t)((uint64_t)*off + a); /* wraps like the address arithmetic */
         *vspace = sp;
     } else if (o->reg >= 0) {
         if (o->reg >= c->f->n_regs || c->f->regs[o->reg].type == PTX_T_PRED)
@@ -484,6 +528,10 @@ static SimStatus layout(SimProgram *p, Memory *mem, SimError *err)
         if (v->space == PTX_SPACE_CONST)
             cbank = align_up(cbank, (uint64_t)var_align(v)) + v->size;
     }
+    if (cbank > EXEC_MAX_CONST)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, m->path, 0, 0,
+                             "the module's .const variables take %llu bytes; a constant bank holds %d",
+                             (unsigned long long)cbank, EXEC_MAX_CONST);
     p->const_bank = calloc(1, cbank + 1);
     p->const_size = cbank;
     if (!p->const_bank)
@@ -608,6 +656,10 @@ static SimStatus layout(SimProgram *p, Memory *mem, SimError *err)
                 po = align_up(po, al);
                 fi->param_off[i] = (int64_t)po;
                 po += v->size;
+                if (po > EXEC_MAX_KPARAMS)
+                    return sim_error_set(err, SIM_ERR_UNSUPPORTED, m->path, fn->line, 0,
+                                         "the parameters of kernel %s take more than the %d bytes a "
+                                         "kernel may have", fn->name, EXEC_MAX_KPARAMS);
             } else {
                 tparam = align_up(tparam, al < 8 ? 8 : al);
                 fi->param_off[i] = (int64_t)tparam;
@@ -627,6 +679,17 @@ static SimStatus layout(SimProgram *p, Memory *mem, SimError *err)
     p->shared_size = max_static;
     p->local_size = align_up(local, 16);
     p->tparam_size = align_up(tparam, 16);
+    /* Per-thread frames are allocated for every thread of a block: keep
+     * them to what a GPU thread may have (512 KB of local memory, which
+     * also holds the call parameters), so that a corrupt declaration
+     * cannot ask for gigabytes. */
+    if (p->local_size > EXEC_MAX_LOCAL || p->tparam_size > EXEC_MAX_LOCAL ||
+        p->local_size + p->tparam_size > EXEC_MAX_LOCAL)
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, m->path, 0, 0,
+                             "the module's .local variables (%llu bytes) and call parameters (%llu bytes) "
+                             "exceed the %d bytes of local memory a thread may have",
+                             (unsigned long long)p->local_size, (unsigned long long)p->tparam_size,
+                             EXEC_MAX_LOCAL);
     return SIM_OK;
 }
 
@@ -730,8 +793,10 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
         c.in = &p->insts[base + fn->n_insts];
         if (decode_inst(&c))
             goto fail;
-        if (p->cap_konst == 0)
-            dec_konst(&c, 0);
+    }
+    if (p->cap_konst == 0) { /* slot 0 exists even when no function has a body */
+        DecodeCtx c = {.p = p, .m = ptx, .err = err};
+        dec_konst(&c, 0);
     }
     if (!p->konst) {
         sim_error_set(err, SIM_ERR_NOMEM, ptx->path, 0, 0, "out of memory");

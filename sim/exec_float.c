@@ -85,13 +85,20 @@ static void ffma32_warp_fma(uint64_t *d, const uint64_t *a, const uint64_t *b, c
 static bool ffma32_host_fma(void) { return false; }
 #endif
 
+static bool ffma32_portable_only; /* exec_float_test_portable_fma */
+
+void exec_float_test_portable_fma(bool on)
+{
+    ffma32_portable_only = on;
+}
+
 /* With the whole warp active, the double path runs for every lane in one
  * vectorisable loop into t; only when some lane needs fmaf does the warp go
  * lane by lane (d may be a source, so it is written last). */
 static void ex_ffma32(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_D; OPS_A; OPS_B; OPS_C;
-    if (m == FULL_MASK && ffma32_host_fma()) {
+    if (m == FULL_MASK && !ffma32_portable_only && ffma32_host_fma()) {
         ffma32_warp_fma(d, a, b, c);
         return;
     }
@@ -213,7 +220,7 @@ static void ex_testp(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         case 1: t = isinf(v); break;
         case 2: t = !isnan(v); break;
         case 3: t = isnan(v); break;
-        case 4: t = cls == FP_NORMAL; break;
+        case 4: t = cls == FP_NORMAL || cls == FP_ZERO; break; /* ISA: +-0 count as normal */
         case 5: t = cls == FP_SUBNORMAL; break;
         }
         r |= (uint32_t)t << l;
@@ -309,7 +316,13 @@ static void ex_cvt(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_D; OPS_A;
     PtxType dt = (PtxType)in->type, st = (PtxType)in->type2;
-    LANES(m, { d[l] = alu_cvt(dt, st, a[l], (AluRound)in->rnd, in->approx, in->sat, in->ftz); });
+    /* a register wider than a signed dtype gets the result sign-extended
+     * (PTX ISA "Operand Size Exceeding Instruction-Type Size") */
+    if (dt == PTX_T_S8 || dt == PTX_T_S16 || dt == PTX_T_S32)
+        LANES(m, { d[l] = alu_extend(dt, alu_cvt(dt, st, a[l], (AluRound)in->rnd, in->approx,
+                                                 in->sat, in->ftz)); });
+    else
+        LANES(m, { d[l] = alu_cvt(dt, st, a[l], (AluRound)in->rnd, in->approx, in->sat, in->ftz); });
 }
 
 static void ex_cvt_u32_u64(Exec *x, Warp *w, const SimInst *in, uint32_t m)
@@ -351,8 +364,10 @@ SimStatus dec_cvt(DecodeCtx *c)
         return c->err->status;
     in->fn = ex_cvt;
     if (!in->sat && !in->ftz) {
-        if ((dt == PTX_T_U32 || dt == PTX_T_S32 || dt == PTX_T_B32) && (st == PTX_T_U64 || st == PTX_T_S64 || st == PTX_T_B64))
+        if ((dt == PTX_T_U32 || dt == PTX_T_B32) && (st == PTX_T_U64 || st == PTX_T_S64 || st == PTX_T_B64))
             in->fn = ex_cvt_u32_u64;
+        else if (dt == PTX_T_S32 && (st == PTX_T_U64 || st == PTX_T_S64 || st == PTX_T_B64))
+            in->fn = ex_cvt_s64_s32;   /* truncate, then sign-extend */
         else if ((dt == PTX_T_U64 || dt == PTX_T_B64) && (st == PTX_T_U32 || st == PTX_T_B32))
             in->fn = ex_cvt_u32_u64;
         else if (dt == PTX_T_S64 && st == PTX_T_S32)

@@ -263,10 +263,23 @@ int dec_round(DecodeCtx *c, bool *is_int);
 int dec_space(DecodeCtx *c);
 /* Vector modifier v2/v4 -> 2/4, else 1. */
 int dec_vec(DecodeCtx *c);
-/* Operands. type: how immediates are to be encoded. */
+/* Operands.  Each fails with dec_fail when operand i is missing or of the
+ * wrong kind, so a handler only ever sees slots it may read and write.
+ * dec_src: a value (register, immediate encoded as `type`, special register,
+ * variable address).  dec_dst: a value register to write ('_' is refused);
+ * dec_dst_or_sink: the same, or -1 for '_' (the handler must test d >= 0).
+ * dec_pred: a predicate register; with neg non-NULL a source that may be
+ * negated ("!%p"), a constant 0/1 (-3/-2) or '_' (-1); with neg NULL a
+ * destination (no negation, no '_').  dec_vec_reg: element k of the vector
+ * operand i, a value register (or -1 for '_' when sink_ok). */
 SimStatus dec_src(DecodeCtx *c, int i, PtxType type, int32_t *out);
 SimStatus dec_dst(DecodeCtx *c, int i, int32_t *out);
+SimStatus dec_dst_or_sink(DecodeCtx *c, int i, int32_t *out);
 SimStatus dec_pred(DecodeCtx *c, int i, int32_t *out, bool *neg);
+SimStatus dec_vec_reg(DecodeCtx *c, int i, int k, bool sink_ok, int32_t *out);
+/* The predicate after '|' in "d|p" destination operand i (setp, shfl,
+ * match): its index in *out, or -1 when there is none. */
+SimStatus dec_pred2(DecodeCtx *c, int i, int32_t *out);
 /* [base+off] operand i: base register slot or -1 and folded offset; the
  * variable's space (if it names one) in *vspace (0 otherwise). */
 SimStatus dec_addr(DecodeCtx *c, int i, int32_t *base, int64_t *off, int *vspace);
@@ -279,6 +292,13 @@ SimStatus dec_fail(DecodeCtx *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* A 32-lane constant slot for v (deduplicated). */
 int32_t dec_konst(DecodeCtx *c, uint64_t v);
+
+/* Limits checked at decode: bytes of kernel parameters (cuLaunchKernel's,
+ * Volta and later), and of local memory per thread (.local frames plus the
+ * call parameter frame), and of .const variables (one constant bank). */
+#define EXEC_MAX_KPARAMS 32764
+#define EXEC_MAX_CONST 65536
+#define EXEC_MAX_LOCAL (512 * 1024)
 
 /* Thread-param pseudo space (call-site, .func parameters). */
 #define SPACE_TPARAM 7
@@ -299,6 +319,11 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx,
                       const DeviceLaunch *cfg, uint8_t *params,
                       DeviceStats *stats, DeviceFault *fault, int nsm,
                       char **out, size_t *out_len);
+
+/* For tests (exec_float.c): true makes full-warp fma.rn.f32 take the
+ * portable double-precision path even where the CPU has AVX2 and FMA, so
+ * both paths can be checked on one machine.  Not for concurrent launches. */
+void exec_float_test_portable_fma(bool on);
 
 /* printf (exec_printf.c): format vprintf(fmt, args) for lane l into x->out. */
 void exec_vprintf(Exec *x, Warp *w, const SimInst *in, int l,

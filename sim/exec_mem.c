@@ -414,17 +414,11 @@ static SimStatus dec_vec_elems(DecodeCtx *c, int i, bool dst)
         return dec_fail(c, "operand %d must be a vector of %d elements", i + 1, in->vec);
     for (int k = 0; k < o->n_elems; k++) {
         const PtxOperand *e = &o->elems[k];
-        if (e->kind == PTX_OPND_SINK) {
-            if (!dst)
-                return dec_fail(c, "'_' in a stored vector");
-            in->vd[k] = -1;
-        } else if (e->kind == PTX_OPND_REG && e->reg >= 0 && e->reg < c->f->n_regs) {
-            in->vd[k] = c->slot[e->reg];
-        } else if (!dst && e->kind >= PTX_OPND_IMM_INT && e->kind <= PTX_OPND_IMM_F64) {
+        if (!dst && e->kind >= PTX_OPND_IMM_INT && e->kind <= PTX_OPND_IMM_F64) {
             uint64_t v = e->kind == PTX_OPND_IMM_INT ? (uint64_t)e->ival : e->fbits;
             in->vd[k] = dec_konst(c, v);
-        } else {
-            return dec_fail(c, "vector element %d must be a register", k + 1);
+        } else if (dec_vec_reg(c, i, k, dst, &in->vd[k])) {
+            return c->err->status;
         }
     }
     return SIM_OK;
@@ -545,7 +539,7 @@ SimStatus dec_mem(DecodeCtx *c)
         in->space = (uint8_t)sp;
         int i = 0;
         if (is_atom) {
-            if (dec_dst(c, 0, &in->d))
+            if (dec_dst_or_sink(c, 0, &in->d))
                 return c->err->status;
             i = 1;
         }

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define EXEC_PRINTF_MAX_FIELD 400u /* largest width or precision honoured */
+
 static void out_append(Exec *x, const char *s, size_t n)
 {
     if (x->out_len + n + 1 > x->out_cap) {
@@ -79,8 +81,24 @@ void exec_vprintf(Exec *x, Warp *w, const SimInst *in, int l, uint64_t fmt, uint
         spec[k++] = *s++;
         while (*s && strchr("-+ #0", *s) && k < 20)
             spec[k++] = *s++;
-        while (*s && ((*s >= '0' && *s <= '9') || *s == '.') && k < 26)
-            spec[k++] = *s++;
+        /* width and .precision, each capped: one conversion fits in piece,
+         * and "%.999999999f" must not make the host's printf work for
+         * seconds or allocate a gigabyte */
+        for (int part = 0; part < 2; part++) {
+            if (part == 1) {
+                if (*s != '.')
+                    break;
+                spec[k++] = *s++;
+            }
+            unsigned v = 0;
+            bool any = false;
+            for (; *s >= '0' && *s <= '9'; s++, any = true)
+                if (v < 1000)
+                    v = v * 10 + (unsigned)(*s - '0');
+            if (any)
+                k += (size_t)snprintf(spec + k, sizeof spec - k, "%u", v > EXEC_PRINTF_MAX_FIELD
+                                                                        ? EXEC_PRINTF_MAX_FIELD : v);
+        }
         int lng = 0;
         while (*s == 'l' || *s == 'h' || *s == 'z' || *s == 'j' || *s == 't') {
             if (*s == 'l' || *s == 'z' || *s == 'j' || *s == 't')

@@ -421,7 +421,14 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.nwarps = (x.nthreads + WARP - 1) / WARP;
     x.dyn_smem = cfg->smem;
     x.shared_size = prog->funcs[fidx].static_smem + cfg->smem;
-    SimStatus rc = SIM_ERR_NOMEM;
+    SimStatus rc = SIM_ERR_FAULT;
+    if (prog->ptx->funcs[fidx].is_extern) { /* its pcs would be the next function's */
+        exec_fault(&x, NULL, NULL, -1, "unsupported", 0,
+                   "kernel %s is only declared (.extern) in this module; it has no body to run",
+                   prog->ptx->funcs[fidx].name);
+        goto done;
+    }
+    rc = SIM_ERR_NOMEM;
     x.shared = calloc(1, x.shared_size + 1);
     x.local = calloc((size_t)x.nthreads, prog->local_size + 1);
     x.tparam = calloc((size_t)x.nthreads, prog->tparam_size + 1);

@@ -22,12 +22,12 @@ static void ex_shfl(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         int segmask = (int)((cval >> 8) & 0x1f);
         int maxLane = (lane & segmask) | ((int)(cval & 0x1f) & ~segmask);
         int minLane = lane & segmask;
-        int j = lane;
+        int64_t j = lane; /* 64-bit: b is any 32-bit value, and lane - b must not overflow */
         bool ok = false;
         switch (in->sub) {
-        case SH_UP: j = lane - (int)bval; ok = j >= maxLane; break;
-        case SH_DOWN: j = lane + (int)bval; ok = j <= maxLane; break;
-        case SH_BFLY: j = lane ^ (int)bval; ok = j <= maxLane; break;
+        case SH_UP: j = (int64_t)lane - bval; ok = j >= maxLane; break;
+        case SH_DOWN: j = (int64_t)lane + bval; ok = j <= maxLane; break;
+        case SH_BFLY: j = (int64_t)(lane ^ bval); ok = j <= maxLane; break;
         case SH_IDX: j = minLane | ((int)(bval & 0x1f) & ~segmask); ok = j <= maxLane; break;
         }
         if (!ok || j < 0 || j >= WARP)
@@ -131,8 +131,10 @@ SimStatus dec_warp(DecodeCtx *c)
     dec_ignore(c, ign);
     PtxType ts[2] = {PTX_T_NONE, PTX_T_NONE};
     if (!strcmp(op, "activemask")) {
-        if (dec_types(c, ts) != 1 || dec_dst(c, 0, &in->d))
-            return c->err->status ? c->err->status : dec_fail(c, "expected activemask.b32 d");
+        if (dec_types(c, ts) != 1 || c->pi->n_opnds != 1)
+            return dec_fail(c, "expected activemask.b32 d");
+        if (dec_dst(c, 0, &in->d))
+            return c->err->status;
         in->fn = ex_activemask;
         return SIM_OK;
     }
@@ -149,14 +151,8 @@ SimStatus dec_warp(DecodeCtx *c)
             return dec_fail(c, "needs .b32");
         if (c->pi->n_opnds != 5)
             return dec_fail(c, "expected d[|p], a, b, c, membermask");
-        const PtxOperand *o = &c->pi->opnds[0];
-        if (dec_dst(c, 0, &in->d))
+        if (dec_dst(c, 0, &in->d) || dec_pred2(c, 0, &in->pd))
             return c->err->status;
-        if (o->reg2 >= 0) {
-            if (o->reg2 >= c->f->n_regs || c->f->regs[o->reg2].type != PTX_T_PRED)
-                return dec_fail(c, "second destination must be a predicate");
-            in->pd = c->slot[o->reg2];
-        }
         if (dec_src(c, 1, PTX_T_B32, &in->s[0]) || dec_src(c, 2, PTX_T_B32, &in->s[1]) ||
             dec_src(c, 3, PTX_T_B32, &in->s[2]) || dec_src(c, 4, PTX_T_B32, &in->s[3]))
             return c->err->status;
@@ -196,11 +192,12 @@ SimStatus dec_warp(DecodeCtx *c)
         if (dec_types(c, ts) != 1)
             return dec_fail(c, "needs .b32 or .b64");
         in->size = (uint8_t)ptx_type_size(ts[0]);
-        const PtxOperand *o = &c->pi->opnds[0];
-        if (c->pi->n_opnds != 3 || dec_dst(c, 0, &in->d))
-            return c->err->status ? c->err->status : dec_fail(c, "expected d, a, membermask");
-        if (o->reg2 >= 0)
-            in->pd = c->slot[o->reg2];
+        if (in->size != 4 && in->size != 8)
+            return dec_fail(c, "needs .b32 or .b64");
+        if (c->pi->n_opnds != 3)
+            return dec_fail(c, "expected d[|p], a, membermask");
+        if (dec_dst(c, 0, &in->d) || dec_pred2(c, 0, &in->pd))
+            return c->err->status;
         if (dec_src(c, 1, ts[0], &in->s[0]) || dec_src(c, 2, PTX_T_B32, &in->s[1]))
             return c->err->status;
         in->fn = ex_match;
@@ -218,9 +215,11 @@ SimStatus dec_warp(DecodeCtx *c)
         if (dec_types(c, ts) != 1 || ptx_type_size(ts[0]) != 4 || ptx_type_is_float(ts[0]))
             return dec_fail(c, "needs a 32-bit integer type");
         in->type = (uint8_t)ts[0];
-        if (c->pi->n_opnds != 3 || dec_dst(c, 0, &in->d) || dec_src(c, 1, ts[0], &in->s[0]) ||
+        if (c->pi->n_opnds != 3)
+            return dec_fail(c, "expected d, a, membermask");
+        if (dec_dst(c, 0, &in->d) || dec_src(c, 1, ts[0], &in->s[0]) ||
             dec_src(c, 2, PTX_T_B32, &in->s[1]))
-            return c->err->status ? c->err->status : dec_fail(c, "expected d, a, membermask");
+            return c->err->status;
         in->fn = ex_redux;
         return SIM_OK;
     }

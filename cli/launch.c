@@ -1,0 +1,275 @@
+/* launch.c: a `warpsim run`-style launch line -- tokenized without a shell,
+ * parsed into a LaunchSpec, and run on a Device (simulator or GPU) with its
+ * buffers read back.  See launch.h. */
+#include "launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void launch_spec_init(LaunchSpec *s)
+{
+    memset(s, 0, sizeof *s);
+}
+
+void launch_spec_free(LaunchSpec *s)
+{
+    for (int i = 0; i < s->nargs; i++)
+        argspec_free(&s->args[i]);
+    launch_spec_init(s);
+}
+
+bool launch_parse_dim(const char *s, DeviceDim3 *d)
+{
+    unsigned v[3] = {1, 1, 1};
+    int n = 0;
+    const char *p = s;
+    while (n < 3) {
+        char *end;
+        if (*p < '0' || *p > '9')
+            return false;
+        unsigned long x = strtoul(p, &end, 10);
+        if (x == 0 || x > 0x7fffffffUL)
+            return false;
+        v[n++] = (unsigned)x;
+        if (*end == 0)
+            break;
+        if (*end != ',' && *end != 'x')
+            return false;
+        p = end + 1;
+    }
+    if (*p && n == 3 && strchr(p, ','))
+        return false;
+    d->x = v[0];
+    d->y = v[1];
+    d->z = v[2];
+    return true;
+}
+
+LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char *msg, size_t cap)
+{
+    const char *a = argv[*i];
+    if (*i + 1 >= argc)
+        return LAUNCH_OPT_NONE;
+    const char *v = argv[*i + 1];
+    if (!strcmp(a, "--kernel")) {
+        s->kernel = v;
+    } else if (!strcmp(a, "--grid") || !strcmp(a, "--block")) {
+        bool grid = a[2] == 'g';
+        if (!launch_parse_dim(v, grid ? &s->grid : &s->block)) {
+            snprintf(msg, cap, "%s '%s': expected X[,Y[,Z]] of positive integers", a, v);
+            return LAUNCH_OPT_USAGE;
+        }
+        *(grid ? &s->have_grid : &s->have_block) = true;
+    } else if (!strcmp(a, "--smem")) {
+        char *end;
+        s->smem = strtoul(v, &end, 0);
+        if (*end || v[0] == '-' || s->smem > (1ul << 30)) {
+            snprintf(msg, cap, "--smem '%s': expected a byte count", v);
+            return LAUNCH_OPT_USAGE;
+        }
+    } else if (!strcmp(a, "--budget")) {
+        char *end;
+        s->budget = strtoull(v, &end, 0);
+        if (*end || v[0] == '-' || !s->budget) {
+            snprintf(msg, cap, "--budget '%s': expected a positive instruction count", v);
+            return LAUNCH_OPT_USAGE;
+        }
+    } else if (!strcmp(a, "--arg")) {
+        if (s->nargs == LAUNCH_MAX_ARGS) {
+            snprintf(msg, cap, "more than %d --arg", LAUNCH_MAX_ARGS);
+            return LAUNCH_OPT_USAGE;
+        }
+        if (!argspec_parse(v, &s->args[s->nargs], msg, cap))
+            return LAUNCH_OPT_BADSPEC;
+        s->nargs++;
+    } else {
+        return LAUNCH_OPT_NONE;
+    }
+    (*i)++;
+    return LAUNCH_OPT_TAKEN;
+}
+
+bool launch_parse_tokens(LaunchSpec *s, int argc, char **argv, char *msg, size_t cap)
+{
+    for (int i = 0; i < argc; i++) {
+        LaunchOpt o = launch_parse_option(s, argc, argv, &i, msg, cap);
+        if (o == LAUNCH_OPT_USAGE || o == LAUNCH_OPT_BADSPEC)
+            return false;
+        if (o == LAUNCH_OPT_NONE) {
+            bool opt = argv[i][0] == '-' && argv[i][1] == '-';
+            snprintf(msg, cap, opt && i + 1 == argc ? "option '%s' needs a value" : "unexpected '%s' in a launch",
+                     argv[i]);
+            return false;
+        }
+    }
+    if (!s->kernel || !s->have_grid || !s->have_block) {
+        snprintf(msg, cap, "missing %s", !s->kernel ? "--kernel NAME" : !s->have_grid ? "--grid" : "--block");
+        return false;
+    }
+    return true;
+}
+
+void launch_tokens_free(char **toks)
+{
+    if (!toks)
+        return;
+    for (char **t = toks; *t; t++)
+        free(*t);
+    free(toks);
+}
+
+int launch_tokenize(const char *line, char ***out, char *msg, size_t cap)
+{
+    size_t len = strlen(line), n = 0, room = 8;
+    char **toks = calloc(room, sizeof *toks);
+    char *word = malloc(len + 1);
+    const char *p = line;
+    if (!toks || !word)
+        goto nomem;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+            p++;
+        if (!*p || *p == '#')
+            break;
+        size_t w = 0;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '\n') {
+            char q = *p;
+            if (q == '\'' || q == '"') {
+                const char *open = p++;
+                while (*p && *p != q) {
+                    if (q == '"' && *p == '\\' && p[1])
+                        p++;
+                    word[w++] = *p++;
+                }
+                if (!*p) {
+                    snprintf(msg, cap, "column %d: unterminated %s quote", (int)(open - line) + 1,
+                             q == '"' ? "double" : "single");
+                    goto fail;
+                }
+                p++;
+            } else {
+                if (q == '\\' && p[1])
+                    p++;
+                word[w++] = *p++;
+            }
+        }
+        word[w] = 0;
+        if (n + 1 >= room) {
+            char **t = realloc(toks, 2 * room * sizeof *toks);
+            if (!t)
+                goto nomem;
+            toks = t;
+            room *= 2;
+        }
+        if (!(toks[n] = strdup(word)))
+            goto nomem;
+        toks[++n] = NULL;
+    }
+    free(word);
+    *out = toks;
+    return (int)n;
+nomem:
+    snprintf(msg, cap, "out of memory");
+fail:
+    free(word);
+    launch_tokens_free(toks);
+    return -1;
+}
+
+void launch_result_free(LaunchResult *r)
+{
+    for (int i = 0; i < r->nbufs; i++)
+        free(r->bufs[i].data);
+    r->nbufs = 0;
+}
+
+SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, LaunchResult *r, char *msg, size_t cap)
+{
+    SimError err;
+    sim_error_clear(&err);
+    memset(r, 0, sizeof *r);
+    DevicePtr ptrs[LAUNCH_MAX_ARGS] = {0};
+    uint64_t scalars[LAUNCH_MAX_ARGS];
+    void *params[LAUNCH_MAX_ARGS];
+    SimStatus st = SIM_ERR_USAGE;
+    const char *entry = device_find_kernel(mod, s->kernel, &err);
+    if (!entry) {
+        snprintf(msg, cap, "%s", err.msg);
+        return err.status ? err.status : SIM_ERR_USAGE;
+    }
+    r->entry = entry;
+    int np = device_kernel_nparams(mod, entry), nargs = s->nargs;
+    if (np != nargs) {
+        int k = snprintf(msg, cap, "kernel %s takes %d parameter%s but %d --arg %s given:", entry, np,
+                         np == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+        for (int i = 0; i < np && k >= 0 && (size_t)k < cap; i++)
+            k += snprintf(msg + k, cap - (size_t)k, " [%d] %d bytes", i, device_kernel_param_size(mod, entry, i));
+        return SIM_ERR_USAGE;
+    }
+    int allocated = 0;
+    for (int i = 0; i < nargs; i++, allocated = i) {
+        const ArgSpec *a = &s->args[i];
+        int psz = device_kernel_param_size(mod, entry, i);
+        if (a->is_buffer) {
+            if (psz != 8) {
+                snprintf(msg, cap, "--arg %d is a buffer (a pointer, 8 bytes) but parameter %d is %d bytes", i, i,
+                         psz);
+                goto fail;
+            }
+            uint64_t bytes = a->count * (uint64_t)argspec_type_size(a->type);
+            if (device_malloc(dev, bytes, &ptrs[i], &err)) {
+                snprintf(msg, cap, "%s", err.msg);
+                st = err.status;
+                goto fail;
+            }
+            if (device_memcpy_htod(dev, ptrs[i], a->data, bytes, &err)) {
+                allocated = i + 1;
+                snprintf(msg, cap, "%s", err.msg);
+                st = err.status;
+                goto fail;
+            }
+            scalars[i] = ptrs[i];
+        } else {
+            if (psz != argspec_type_size(a->type)) {
+                snprintf(msg, cap, "--arg %d '%s' is %d bytes but parameter %d is %d bytes", i, a->text,
+                         argspec_type_size(a->type), i, psz);
+                goto fail;
+            }
+            scalars[i] = a->scalar;
+        }
+        params[i] = &scalars[i];
+    }
+    allocated = nargs;
+    DeviceLaunch cfg = {.grid = s->grid, .block = s->block, .smem = (unsigned)s->smem, .inst_budget = s->budget};
+    bool on_gpu = !strcmp(device_backend(dev), "gpu");
+    if (!on_gpu && s->smem > 48 * 1024 &&
+        device_set_attr(mod, entry, DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)s->smem, &err)) {
+        snprintf(msg, cap, "%s", err.msg);
+        st = err.status;
+        goto fail;
+    }
+    st = device_launch(mod, entry, &cfg, params, &r->stats, &r->fault, &err);
+    if (st && st != SIM_ERR_FAULT) {
+        snprintf(msg, cap, "%s", err.msg);
+        goto fail;
+    }
+    r->status = st;
+    for (int i = 0; i < nargs; i++) {
+        const ArgSpec *a = &s->args[i];
+        if (!a->is_buffer)
+            continue;
+        uint64_t bytes = a->count * (uint64_t)argspec_type_size(a->type);
+        uint8_t *buf = malloc(bytes ? bytes : 1);
+        if (buf && device_memcpy_dtoh(dev, buf, ptrs[i], bytes, NULL)) {
+            free(buf);
+            buf = NULL; /* unreadable (a GPU context lost to a fault): left out */
+        }
+        r->bufs[r->nbufs++] = (LaunchBuffer){.arg = i, .type = a->type, .count = a->count, .data = buf};
+    }
+fail:
+    for (int i = 0; i < allocated; i++)
+        if (s->args[i].is_buffer && ptrs[i])
+            device_free(dev, ptrs[i], NULL);
+    return st;
+}

@@ -1,0 +1,91 @@
+/* launch.h: one kernel launch written the way `warpsim run` takes it
+ * (--kernel K --grid G --block B [--smem S] [--budget N] --arg SPEC ...),
+ * parsed from argv-like tokens, and run on any Device: buffers allocated
+ * and filled, parameters checked against the PTX, launched, every buffer
+ * read back.  Shared by `warpsim run` and `warpsim xcheck` so that both run
+ * a launch line the same way on the simulator and on the GPU. */
+#ifndef WARPSIM_LAUNCH_H
+#define WARPSIM_LAUNCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "argspec.h"
+#include "device.h"
+
+#define LAUNCH_MAX_ARGS 64
+
+typedef struct {
+    const char *kernel;          /* --kernel (points into the tokens), NULL unset */
+    DeviceDim3 grid, block;      /* --grid, --block */
+    bool have_grid, have_block;
+    unsigned long smem;          /* --smem: dynamic shared memory bytes */
+    unsigned long long budget;   /* --budget: warp instructions, 0 = default */
+    ArgSpec args[LAUNCH_MAX_ARGS]; /* --arg, in order (owned: launch_spec_free) */
+    int nargs;
+} LaunchSpec;
+
+/* What launch_parse_option made of argv[*i]. */
+typedef enum {
+    LAUNCH_OPT_NONE,    /* not a launch option (or one missing its value): the
+                           caller handles it; *i unchanged */
+    LAUNCH_OPT_TAKEN,   /* consumed (with its value); *i is on the last token used */
+    LAUNCH_OPT_USAGE,   /* a bad value: msg says which ("--grid 'x': expected ...") */
+    LAUNCH_OPT_BADSPEC  /* an --arg SPEC that argspec_parse rejected: msg is its reason */
+} LaunchOpt;
+
+/* Zero *s (no kernel, no args). */
+void launch_spec_init(LaunchSpec *s);
+/* Free the argument buffers; *s is then as after launch_spec_init. */
+void launch_spec_free(LaunchSpec *s);
+
+/* Parse argv[*i] (and its value argv[*i + 1]) into s when it is one of the
+ * launch options above.  Messages go into msg (one line, no prefix). */
+LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char *msg, size_t cap);
+
+/* Parse a whole launch from tokens (nothing but launch options) and check it
+ * is complete (--kernel, --grid, --block).  false with msg on any problem. */
+bool launch_parse_tokens(LaunchSpec *s, int argc, char **argv, char *msg, size_t cap);
+
+/* "4" / "4,2" / "4,2,1" (also "4x2"): positive integers. */
+bool launch_parse_dim(const char *text, DeviceDim3 *d);
+
+/* Split line into tokens the way a shell would for plain words, but with no
+ * shell: blanks separate; '...' keeps everything literally; "..." and bare
+ * words take \c as c; an unquoted # at the start of a token begins a
+ * comment.  Returns the token count (0 for a blank or comment line) with
+ * *out a malloc'd NULL-terminated array (launch_tokens_free), or -1 with msg
+ * ("column 17: unterminated quote"). */
+int launch_tokenize(const char *line, char ***out, char *msg, size_t cap);
+void launch_tokens_free(char **toks);
+
+/* One buffer after the launch. */
+typedef struct {
+    int arg;                     /* its parameter index */
+    PtxType type;
+    uint64_t count;              /* elements */
+    uint8_t *data;               /* count x size bytes, little-endian (owned) */
+} LaunchBuffer;
+
+/* What a launch produced. */
+typedef struct {
+    const char *entry;           /* PTX entry name (owned by the module) */
+    SimStatus status;            /* SIM_OK or SIM_ERR_FAULT */
+    DeviceStats stats;
+    DeviceFault fault;           /* filled when status is SIM_ERR_FAULT */
+    LaunchBuffer bufs[LAUNCH_MAX_ARGS]; /* the buffer arguments, in order */
+    int nbufs;
+} LaunchResult;
+
+/* Run s on mod's device: find the kernel, check the argument count and
+ * sizes against its parameters, allocate and fill the buffers, launch, read
+ * every buffer back and free the allocations.  SIM_OK or SIM_ERR_FAULT (the
+ * kernel faulted; buffers are still read back when the device allows) with
+ * *r filled; another status with msg (one line, no prefix) when the launch
+ * could not be made.  Free *r with launch_result_free in every case. */
+SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, LaunchResult *r, char *msg,
+                     size_t cap);
+void launch_result_free(LaunchResult *r);
+
+#endif

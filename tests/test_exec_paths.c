@@ -1,0 +1,420 @@
+/* test_exec_paths.c: the executor's fast paths against the plain ones.
+ *
+ * Full warps take shortcuts: fma.rn.f32 runs eight lanes at a time with
+ * the host's FMA instruction (AVX2+FMA) or, without it, in double precision
+ * with a per-lane fmaf fallback (exec_float.c); ld/st check every lane's
+ * address at once and copy in one loop (region_of in exec_mem.c), falling
+ * back to the lane-by-lane path when any lane would fault.  Here the same
+ * kernels run on full warps, on partial warps (blocks of 40 threads) and
+ * with single lanes, and every result is compared with C's fmaf() or with
+ * the per-lane path's fault (SQLite style: the clever path beside a naive
+ * reference).  The kernels are inline PTX.  Run from the repository root. */
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "device.h"
+#include "exec_int.h"
+
+static Device *dev;
+
+static int setup(void **s)
+{
+    (void)s;
+    SimError err;
+    dev = device_open_sim("sm_90", &err);
+    return dev ? 0 : -1;
+}
+
+static int teardown(void **s)
+{
+    (void)s;
+    exec_float_test_portable_fma(false);
+    device_close(dev);
+    dev = NULL;
+    return 0;
+}
+
+static DeviceModule *load(const char *text)
+{
+    SimError err;
+    DeviceModule *m = NULL;
+    if (device_load_ptx(dev, "paths.ptx", text, strlen(text), &m, &err) != SIM_OK)
+        fail_msg("load: %s (line %d)", err.msg, err.line);
+    return m;
+}
+
+static DevicePtr up(const void *src, size_t bytes)
+{
+    SimError err;
+    DevicePtr p;
+    if (device_malloc(dev, bytes, &p, &err) != SIM_OK ||
+        device_memcpy_htod(dev, p, src, bytes, &err) != SIM_OK)
+        fail_msg("upload: %s", err.msg);
+    return p;
+}
+
+static void down(void *dst, DevicePtr src, size_t bytes)
+{
+    SimError err;
+    if (device_memcpy_dtoh(dev, dst, src, bytes, &err) != SIM_OK)
+        fail_msg("dtoh: %s", err.msg);
+}
+
+static SimStatus launch(DeviceModule *m, unsigned grid, unsigned block, void **args, DeviceFault *fault)
+{
+    SimError err;
+    DeviceLaunch cfg = {{grid, 1, 1}, {block, 1, 1}, 0, 0};
+    memset(fault, 0, sizeof *fault);
+    SimStatus st = device_launch(m, "k", &cfg, args, NULL, fault, &err);
+    if (st != SIM_OK && st != SIM_ERR_FAULT)
+        fail_msg("launch: %s", err.msg);
+    return st;
+}
+
+static uint32_t f2u(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static float u2f(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+
+/* xorshift64*: a fixed seed, so a failure names the same inputs each run */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd32(void)
+{
+    rng ^= rng >> 12;
+    rng ^= rng << 25;
+    rng ^= rng >> 27;
+    return (uint32_t)((rng * 0x2545f4914f6cdd1dull) >> 32);
+}
+
+/* ---- fma.rn.f32 ------------------------------------------------------------ */
+
+/* d[i] = fma.rn(a[i], b[i], c[i]) for i = ctaid.x * ntid.x + tid.x < n */
+static const char *fma_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd, .param .u32 n)\n"
+    "{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .f32 %f<5>;\n.reg .b64 %rd<12>;\n"
+    "ld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [pb];\nld.param.u64 %rd3, [pc];\n"
+    "ld.param.u64 %rd4, [pd];\nld.param.u32 %r5, [n];\n"
+    "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %tid.x;\n"
+    "mad.lo.s32 %r4, %r1, %r2, %r3;\n"
+    "setp.ge.u32 %p1, %r4, %r5;\n@%p1 bra DONE;\n"
+    "mul.wide.u32 %rd5, %r4, 4;\n"
+    "add.s64 %rd6, %rd1, %rd5;\nadd.s64 %rd7, %rd2, %rd5;\nadd.s64 %rd8, %rd3, %rd5;\n"
+    "add.s64 %rd9, %rd4, %rd5;\n"
+    "ld.global.f32 %f1, [%rd6];\nld.global.f32 %f2, [%rd7];\nld.global.f32 %f3, [%rd8];\n"
+    "fma.rn.f32 %f4, %f1, %f2, %f3;\n"
+    "st.global.f32 [%rd9], %f4;\n"
+    "DONE:\nret;\n}\n";
+
+#define NFMA 16384
+
+typedef struct {
+    uint32_t a[NFMA], b[NFMA], c[NFMA];
+    int n;
+} FmaInputs;
+
+static void push(FmaInputs *in, float a, float b, float c)
+{
+    if (in->n < NFMA) {
+        in->a[in->n] = f2u(a);
+        in->b[in->n] = f2u(b);
+        in->c[in->n] = f2u(c);
+        in->n++;
+    }
+}
+
+/* Special values, products whose exact value is a float midpoint nudged
+ * by a tiny addend (the double path rounds those twice), results at the
+ * edges of the normal range, subnormal and overflowing results, and random
+ * bit patterns (every class: NaN payloads, infinities, subnormals). */
+static void fma_inputs(FmaInputs *in)
+{
+    static const float sp[] = {0.0f, -0.0f, 1.0f, -1.0f, INFINITY, -INFINITY, NAN, -NAN,
+                               FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX, 1e-45f, -1e-45f,
+                               0x1p-127f, 0x1.fffffcp-127f, 0x1p-149f, 3.0f, 0.5f, 0x1p+64f,
+                               0x1p-64f, 0x1.000002p+0f, 0x1.fffffep+127f};
+    int ns = (int)(sizeof sp / sizeof *sp);
+    in->n = 0;
+    for (int i = 0; i < ns; i++)
+        for (int j = 0; j < ns; j++)
+            for (int k = 0; k < ns; k += 3)
+                push(in, sp[i], sp[j], sp[k]);
+    /* midpoints: (1 + i 2^-12)(1 + j 2^-12) with i, j odd and the product
+     * below 2 is an odd multiple of 2^-24, exactly halfway between two
+     * floats; +-2^-60 decides the rounding, but is lost in double */
+    for (int t = 0; in->n < NFMA * 5 / 8 && t < 100000; t++) {
+        int i = (int)(rnd32() % 2048) | 1, j = (int)(rnd32() % 2048) | 1;
+        float a = 1.0f + (float)i * 0x1p-12f, b = 1.0f + (float)j * 0x1p-12f;
+        if ((double)a * b >= 2.0)
+            continue;
+        int e = (int)(rnd32() % 120) - 60; /* scale: a 2^e, b 2^-e/2, c 2^(e/2) */
+        float sa = ldexpf(a, e), sb = ldexpf(b, -e / 2);
+        float tiny = ldexpf(1.0f, -60 + e - e / 2);
+        if (rnd32() & 1)
+            tiny = -tiny;
+        if (rnd32() & 1) {
+            sa = -sa;
+        }
+        push(in, sa, sb, tiny);
+        push(in, sa, sb, 0.0f); /* exactly the midpoint: ties to even */
+    }
+    /* near overflow and underflow */
+    for (int t = 0; t < 512; t++) {
+        float big = ldexpf(1.0f + (float)(rnd32() % 8388608) * 0x1p-23f, 63 + (int)(rnd32() % 3));
+        push(in, big, big, -ldexpf(1.0f, 127 + (int)(rnd32() % 2)));
+        float small = ldexpf(1.0f + (float)(rnd32() % 8388608) * 0x1p-23f, -75 + (int)(rnd32() % 10));
+        push(in, small, small, (rnd32() & 1) ? 0x1p-149f : -0x1p-140f);
+        push(in, small, -small, u2f(rnd32() & 0x807fffffu)); /* subnormal addend */
+    }
+    while (in->n < NFMA)
+        push(in, u2f(rnd32()), u2f(rnd32()), u2f(rnd32()));
+}
+
+static uint32_t ref_fma(uint32_t a, uint32_t b, uint32_t c)
+{
+    float r = fmaf(u2f(a), u2f(b), u2f(c));
+    return r != r ? ALU_F32_CANON_NAN : f2u(r);
+}
+
+/* Run every input through the kernel with blocks of `block` threads. */
+static void fma_run(const FmaInputs *in, unsigned block, uint32_t *out)
+{
+    DeviceModule *m = load(fma_ptx);
+    DevicePtr pa = up(in->a, sizeof in->a), pb = up(in->b, sizeof in->b), pc = up(in->c, sizeof in->c);
+    DevicePtr pd = up(out, sizeof in->a);
+    uint32_t n = (uint32_t)in->n;
+    void *args[] = {&pa, &pb, &pc, &pd, &n};
+    DeviceFault fault;
+    assert_int_equal(launch(m, (n + block - 1) / block, block, args, &fault), SIM_OK);
+    down(out, pd, sizeof in->a);
+}
+
+static void fma_check(const FmaInputs *in, const uint32_t *out, const char *what)
+{
+    int bad = 0;
+    for (int i = 0; i < in->n; i++) {
+        uint32_t want = ref_fma(in->a[i], in->b[i], in->c[i]);
+        if (out[i] != want && bad++ < 5)
+            print_error("%s: fma(%a, %a, %a) [%08x %08x %08x] gave %08x, fmaf %08x\n", what,
+                        (double)u2f(in->a[i]), (double)u2f(in->b[i]), (double)u2f(in->c[i]),
+                        in->a[i], in->b[i], in->c[i], out[i], want);
+    }
+    if (bad)
+        fail_msg("%s: %d of %d fma.rn.f32 results differ from fmaf", what, bad, in->n);
+}
+
+static void test_exec_paths_fma_f32_full_warp_matches_fmaf(void **state)
+{
+    (void)state;
+    static FmaInputs in;
+    static uint32_t out[NFMA];
+    fma_inputs(&in);
+    int mids = 0;
+    for (int i = 0; i < in.n; i++) { /* the inputs do reach the double path's fallback */
+        double r = (double)u2f(in.a[i]) * u2f(in.b[i]) + u2f(in.c[i]);
+        uint64_t u;
+        memcpy(&u, &r, 8);
+        mids += (u & 0x1fffffffu) == 0x10000000u && fabs(r) >= 0x1p-126 && fabs(r) <= 0x1p+127;
+    }
+    assert_true(mids > 1000);
+    fma_run(&in, 256, out); /* host FMA where the CPU has it */
+    fma_check(&in, out, "full warps");
+    exec_float_test_portable_fma(true); /* the double path with its fallback */
+    memset(out, 0, sizeof out);
+    fma_run(&in, 256, out);
+    exec_float_test_portable_fma(false);
+    fma_check(&in, out, "full warps, portable path");
+}
+
+static void test_exec_paths_fma_f32_partial_warp_matches_fmaf(void **state)
+{
+    (void)state;
+    static FmaInputs in;
+    static uint32_t out[NFMA];
+    fma_inputs(&in);
+    fma_run(&in, 40, out); /* 32 + 8 lanes: the second warp is masked */
+    fma_check(&in, out, "blocks of 40");
+    in.n = NFMA - 5; /* and a ragged end: lanes past n are guarded off */
+    memset(out, 0, sizeof out);
+    fma_run(&in, 64, out);
+    fma_check(&in, out, "guarded tail");
+}
+
+/* ---- stores that fault in one lane --------------------------------------- */
+
+/* out[...] at byte offset offs[t] gets 100 + t, for thread t of the block;
+ * an offset of ~0 skips the store (the lane branches around it). */
+static const char *st_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 pout, .param .u64 poffs)\n"
+    "{\n"
+    ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
+    "ld.param.u64 %rd1, [pout];\nld.param.u64 %rd2, [poffs];\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r1, 8;\nadd.s64 %rd4, %rd2, %rd3;\nld.global.u64 %rd5, [%rd4];\n"
+    "setp.eq.s64 %p1, %rd5, -1;\n@%p1 bra DONE;\n"
+    "add.s64 %rd6, %rd1, %rd5;\nadd.s32 %r2, %r1, 100;\n"
+    "st.global.u32 [%rd6], %r2;\n"
+    "DONE:\nret;\n}\n";
+
+/* The line of st_ptx that holds its st.global. */
+static int st_line(void)
+{
+    int line = 1;
+    for (const char *s = st_ptx; *s && strncmp(s, "st.global", 9); s++)
+        line += *s == '\n';
+    return line;
+}
+
+typedef struct {
+    SimStatus st;
+    DeviceFault fault;
+    uint32_t out[64];
+} StResult;
+
+/* One module and one pair of buffers for every run of a test, so that
+ * faults name the same addresses and buffers. */
+typedef struct {
+    DeviceModule *m;
+    unsigned nthreads;
+    DevicePtr pout, poffs;    /* 4 * nthreads and 8 * nthreads bytes */
+} StSetup;
+
+static void st_setup(StSetup *s, unsigned nthreads)
+{
+    uint64_t zero[64] = {0};
+    s->m = load(st_ptx);
+    s->nthreads = nthreads;
+    s->pout = up(zero, 4 * (size_t)nthreads);
+    s->poffs = up(zero, 8 * (size_t)nthreads);
+}
+
+/* Launch st_ptx on one block with offs, out zeroed first. */
+static void st_run(const StSetup *s, const uint64_t *offs, StResult *r)
+{
+    SimError err;
+    uint32_t zero[64] = {0};
+    if (device_memcpy_htod(dev, s->pout, zero, 4 * (size_t)s->nthreads, &err) ||
+        device_memcpy_htod(dev, s->poffs, offs, 8 * (size_t)s->nthreads, &err))
+        fail_msg("htod: %s", err.msg);
+    DevicePtr pout = s->pout, poffs = s->poffs;
+    void *args[] = {&pout, &poffs};
+    r->st = launch(s->m, 1, s->nthreads, args, &r->fault);
+    memset(r->out, 0, sizeof r->out);
+    down(r->out, pout, 4 * (size_t)s->nthreads);
+}
+
+/* Thread `bad` of nthreads gets bad_off; the warp faults at that lane with
+ * the message the lone lane gets on the per-lane path; the lanes of its
+ * warp before it stored, those after it did not, earlier warps all did. */
+static void st_one_bad_lane(unsigned nthreads, unsigned bad, uint64_t bad_off, const char *kind,
+                            const char *msg_part)
+{
+    uint64_t offs[64];
+    static StResult full, lone;
+    StSetup s;
+    st_setup(&s, nthreads);
+    for (unsigned t = 0; t < nthreads; t++)
+        offs[t] = 4 * (uint64_t)t;
+    offs[bad] = bad_off;
+    st_run(&s, offs, &full);
+    /* the reference: only the bad lane stores (a one-lane mask takes the
+     * per-lane path's fault for that lane) */
+    for (unsigned t = 0; t < nthreads; t++)
+        offs[t] = t == bad ? bad_off : ~0ull;
+    st_run(&s, offs, &lone);
+
+    assert_int_equal(full.st, SIM_ERR_FAULT);
+    assert_int_equal(lone.st, SIM_ERR_FAULT);
+    assert_string_equal(full.fault.kind, kind);
+    assert_string_equal(full.fault.msg, lone.fault.msg);
+    if (!strstr(full.fault.msg, msg_part))
+        fail_msg("message \"%s\" lacks \"%s\"", full.fault.msg, msg_part);
+    assert_int_equal(full.fault.lane, (int)(bad % 32));
+    assert_int_equal(full.fault.warp, (int)(bad / 32));
+    assert_int_equal(full.fault.thread.x, bad);
+    assert_int_equal(full.fault.ptx_line, st_line());
+    assert_int_equal(full.fault.addr, lone.fault.addr);
+    /* pinned: the lanes of the faulting warp store in lane order up to the
+     * faulting lane; earlier warps ran to their end first; later lanes and
+     * warps store nothing */
+    for (unsigned t = 0; t < nthreads; t++) {
+        uint32_t want = t < bad ? 100 + t : 0;
+        if (full.out[t] != want)
+            fail_msg("thread %u (bad %u of %u): stored %u, wanted %u", t, bad, nthreads, full.out[t], want);
+    }
+}
+
+static void test_exec_paths_store_out_of_bounds_in_one_lane(void **state)
+{
+    (void)state;
+    /* one element past the end of the 128-byte buffer, in lane 17 */
+    st_one_bad_lane(32, 17, 128, "out-of-bounds",
+                    "4-byte write at global address 0x");
+    st_one_bad_lane(32, 17, 128, "out-of-bounds",
+                    ": 4 bytes past the end of buffer #");
+    /* far away: in no allocation */
+    st_one_bad_lane(32, 5, 1ull << 40, "out-of-bounds", "which is in no allocation");
+    /* the last lane, and the first */
+    st_one_bad_lane(32, 31, 132, "out-of-bounds", "bytes past the end");
+    st_one_bad_lane(32, 0, (uint64_t)-8, "out-of-bounds", "4-byte write at global address");
+}
+
+static void test_exec_paths_store_misaligned_in_one_lane(void **state)
+{
+    (void)state;
+    st_one_bad_lane(32, 9, 4 * 9 + 2, "misaligned",
+                    "4-byte write access at global address 0x");
+    st_one_bad_lane(32, 9, 4 * 9 + 2, "misaligned", "is not aligned to 4 bytes");
+    st_one_bad_lane(32, 30, 4 * 30 + 1, "misaligned", "is not aligned to 4 bytes");
+}
+
+static void test_exec_paths_partial_warp_store_faults_like_full(void **state)
+{
+    (void)state;
+    /* 40 threads: warp 1 has 8 lanes; its lane 3 (thread 35) is bad */
+    st_one_bad_lane(40, 35, 160, "out-of-bounds", "bytes past the end");
+    st_one_bad_lane(40, 35, 4 * 35 + 2, "misaligned", "is not aligned to 4 bytes");
+    /* and in the full warp 0 of the same block */
+    st_one_bad_lane(40, 12, 4 * 12 + 2, "misaligned", "is not aligned to 4 bytes");
+}
+
+static void test_exec_paths_partial_warp_stores_every_lane(void **state)
+{
+    (void)state;
+    uint64_t offs[64];
+    static StResult r;
+    for (unsigned n = 33; n <= 64; n += 7) {
+        StSetup s;
+        st_setup(&s, n);
+        for (unsigned t = 0; t < n; t++)
+            offs[t] = 4 * (uint64_t)(n - 1 - t); /* reversed: lanes write out of order */
+        st_run(&s, offs, &r);
+        assert_int_equal(r.st, SIM_OK);
+        for (unsigned t = 0; t < n; t++)
+            assert_int_equal(r.out[n - 1 - t], 100 + t);
+    }
+}
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_exec_paths_fma_f32_full_warp_matches_fmaf),
+        T(test_exec_paths_fma_f32_partial_warp_matches_fmaf),
+        T(test_exec_paths_store_out_of_bounds_in_one_lane),
+        T(test_exec_paths_store_misaligned_in_one_lane),
+        T(test_exec_paths_partial_warp_store_faults_like_full),
+        T(test_exec_paths_partial_warp_stores_every_lane),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
