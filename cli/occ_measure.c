@@ -135,11 +135,12 @@ int occ_measure_one(const OccMeasureOpts *o)
                "\"occupancy\": %.4f, \"smem_capacity\": %zu},\n", r.model.blocks_per_sm,
                r.model.resident_blocks_per_sm, pw, r.model.occupancy, r.model.smem_capacity);
         printf("  \"measured\": {\"api_blocks_per_sm\": %d, \"api_from_model\": %s, "
-               "\"max_resident_blocks_per_sm\": %d, \"min_max_resident_blocks_per_sm\": %d, \"waves\": %d, "
+               "\"resident_blocks_per_sm\": %d, \"max_resident_blocks_per_sm\": %d, "
+               "\"min_max_resident_blocks_per_sm\": %d, \"waves\": %d, "
                "\"achieved_occupancy\": %.4f, \"mean_resident_blocks\": %.3f, \"sms_used\": %d, "
                "\"complete_blocks\": %zu, \"seconds\": %.6f, \"ncu_warps_active_pct\": ",
-               r.api_blocks_per_sm, r.api_from_model ? "true" : "false", r.res.max_resident,
-               r.res.min_of_max_resident, r.res.waves, r.res.achieved_occupancy, r.res.mean_resident,
+               r.api_blocks_per_sm, r.api_from_model ? "true" : "false", r.res.steady_resident,
+               r.res.max_resident, r.res.min_of_max_resident, r.res.waves, r.res.achieved_occupancy, r.res.mean_resident,
                r.res.sms, r.res.complete, r.seconds);
         ncu >= 0 ? printf("%.2f", ncu) : printf("null");
         printf(", \"resident_time_fraction\": [");
@@ -155,8 +156,9 @@ int occ_measure_one(const OccMeasureOpts *o)
         printf("                          predicted (model)   measured\n");
         printf("  blocks per SM           %-19d %d (%s)\n", r.model.blocks_per_sm, r.api_blocks_per_sm,
                r.api_from_model ? "the model: no occupancy API here" : "occupancy API");
-        printf("  resident blocks per SM  %-19d %d most at once on one SM (fewest among SMs: %d)\n",
-               r.model.resident_blocks_per_sm, r.res.max_resident, r.res.min_of_max_resident);
+        printf("  resident blocks per SM  %-19d %d steady (held >= %.0f%% of the time; brief peak %d)\n",
+               r.model.resident_blocks_per_sm, r.res.steady_resident, 100 * RESIDENCY_STEADY_FRACTION,
+               r.res.max_resident);
         printf("  waves                   %-19d %d\n", pw, r.res.waves);
         char pred[32];
         snprintf(pred, sizeof pred, "%.1f%%", 100.0 * r.model.resident_blocks_per_sm *
@@ -238,7 +240,7 @@ int occ_measure_sweep(const OccMeasureOpts *o, const char *path)
         rows[i].regs = r.regs;
         rows[i].smem_static = (long)r.smem_static;
         rows[i].api = r.api_blocks_per_sm;
-        rows[i].measured = r.res.max_resident;
+        rows[i].measured = r.res.steady_resident;
         rows[i].waves = r.res.waves;
         rows[i].achieved = r.res.achieved_occupancy;
         fprintf(f, "%s  ", done ? ",\n" : "");

@@ -161,8 +161,11 @@ SimStatus residency_compute(const InstrRecord *recs, size_t n, int warps_per_blo
     out->time_at = calloc((size_t)out->max_resident + 1, sizeof(double));
     if (!out->time_at)
         goto oom;
-    for (int k = 1; k <= out->max_resident; k++)
+    for (int k = 1; k <= out->max_resident; k++) {
         out->time_at[k] = active_time > 0 ? time_at[k] / active_time : 0;
+        if (out->time_at[k] >= RESIDENCY_STEADY_FRACTION)
+            out->steady_resident = k;
+    }
     out->mean_resident = active_time > 0 ? warp_time / warps_per_block / active_time : 0;
     out->achieved_occupancy = active_time > 0 ? warp_time / ((double)max_warps_per_sm * active_time) : 0;
     free(time_at);

@@ -9,7 +9,16 @@
  *   - A block is resident on its SM during [start, end).  Where one block
  *     ends and another starts at the same tick they do not overlap (a new
  *     block starts only after a slot is freed; the timer is coarse).
- *   - max_resident: the most blocks resident at once on one SM.
+ *   - max_resident: the most blocks resident at once on one SM, however
+ *     briefly.
+ *   - steady_resident: the largest number of blocks that the SMs held for at
+ *     least RESIDENCY_STEADY_FRACTION of their active time -- the level a
+ *     launch settles at.  This is the number to compare with an occupancy
+ *     prediction.  A block is counted from its first thread's start to its
+ *     last thread's end, but a GPU frees a warp's slot when the warp exits,
+ *     so the next block can start while the old one's last warps finish:
+ *     on an H100 that shows as brief, impossible peaks (10 blocks of 256
+ *     threads on an SM that holds 2048 threads, for a few microseconds).
  *   - waves: the longest chain of blocks that ran one after another on one
  *     SM (a block's wave is 1 + the highest wave among the blocks of its SM
  *     that had ended when it started).  Equal blocks that fill every SM k
@@ -37,6 +46,7 @@ typedef struct {
     int max_smid;              /* highest %smid seen, -1 when none */
     int max_resident;          /* most blocks resident at once on one SM */
     int min_of_max_resident;   /* the smallest per-SM maximum among SMs used */
+    int steady_resident;       /* see above */
     int *max_resident_per_sm;  /* [max_smid + 1]: per SM, 0 for SMs unused
                                   (owned; residency_free) */
     int waves;                 /* longest chain of blocks one after another */
@@ -49,6 +59,8 @@ typedef struct {
     uint64_t first_start;      /* earliest start */
     uint64_t last_end;         /* latest end */
 } Residency;
+
+#define RESIDENCY_STEADY_FRACTION 0.10
 
 /* One step of blocks resident on one SM: from time t on, `resident` blocks. */
 typedef struct {

@@ -104,8 +104,10 @@ typedef struct {
 
     int resident_blocks_per_sm;/* blocks the hardware keeps resident per SM.
                                   The driver treats the carveout as a hint and
-                                  may keep more; until measured residency is
-                                  modelled this equals blocks_per_sm */
+                                  may keep more: the API's answer, except that
+                                  a kernel with no shared memory at all is not
+                                  limited by the per-block reserve (measured on
+                                  an H100; occupancy.c says what is known) */
 } OccResult;
 
 /* Result of the block-size search. */

@@ -35,6 +35,21 @@ static void test_residency_overlap_counts_ends_before_starts(void **s)
     residency_free(&r);
 }
 
+/* Two blocks held together for 50 us, a third that overlaps the end of one
+ * of them briefly (as when the next block starts while the old block's last
+ * warps finish): the steady level is 2, the brief peak 3. */
+static void test_residency_steady_ignores_brief_peaks(void **s)
+{
+    (void)s;
+    static const InstrRecord recs[] = {REC(0, 1000, 51000), REC(0, 1000, 51000), REC(0, 50000, 100000)};
+    Residency r;
+    assert_int_equal(residency_compute(recs, 3, 1, 64, &r, NULL), SIM_OK);
+    assert_int_equal(r.max_resident, 3);    /* [50000, 51000): 1 us of 99 */
+    assert_int_equal(r.steady_resident, 2); /* 49 us of 99 at two, 49 at one */
+    assert_true(r.time_at[3] < RESIDENCY_STEADY_FRACTION);
+    residency_free(&r);
+}
+
 static void test_residency_waves_are_the_longest_chain_on_one_sm(void **s)
 {
     (void)s;
@@ -130,6 +145,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_residency_overlap_counts_ends_before_starts),
+        cmocka_unit_test(test_residency_steady_ignores_brief_peaks),
         cmocka_unit_test(test_residency_waves_are_the_longest_chain_on_one_sm),
         cmocka_unit_test(test_residency_achieved_occupancy_is_time_weighted),
         cmocka_unit_test(test_residency_skips_incomplete_records),
