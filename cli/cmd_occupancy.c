@@ -249,8 +249,10 @@ static void print_text(const ArchTarget *t, const OccConfig *c, const OccResult 
            r->smem_per_block, r->smem_reserved, r->smem_block_ceiling);
     printf("  carveout            shared %s + L1 %s of %s\n", kb(r->smem_capacity, b1, sizeof b1),
            kb(r->l1_capacity, b2, sizeof b2), kb((size_t)a->unified_cache, b3, sizeof b3));
-    printf("  resident (hardware) %d blocks per SM (the API's answer until measured)\n",
-           r->resident_blocks_per_sm);
+    printf("  resident (hardware) %d blocks per SM (%s)\n", r->resident_blocks_per_sm,
+           r->resident_blocks_per_sm == r->blocks_per_sm
+               ? "as the API; the driver may keep more, --measure shows it on a GPU"
+               : "more than the API: no shared memory, so the per-block reserve does not bind");
     printf("  best block size     %d threads, min grid %d "
            "(cudaOccupancyMaxPotentialBlockSize)\n", best->block_size, best->min_grid_size);
     if (cl)

@@ -225,8 +225,9 @@ size_t occ_explain(const ArchTarget *t, const OccConfig *c, const OccResult *r, 
 
     say(&o, "Hardware. The driver treats the carveout as a hint, not a rule, and can keep more "
             "blocks resident than the occupancy API predicts. resident_blocks_per_sm (%d) is "
-            "warpsim's answer for what the hardware keeps resident; until the GPU backend "
-            "measures the driver's choice it equals the API's answer.\n",
+            "warpsim's answer for what the hardware keeps resident: the API's answer, except "
+            "that a kernel using no shared memory is not held back by the 1 KB per-block "
+            "reserve (measured on an H100; other departures are listed in traces/hw/README.md).\n",
         r->resident_blocks_per_sm);
     return o.len;
 }
