@@ -36,7 +36,7 @@
     } while (0)
 
 /* Operands of a handler: d destination, a b c sources. */
-#define OPS_D   uint64_t *restrict d = exec_reg(w, in->d)
+#define OPS_D   uint64_t *d = exec_reg(w, in->d) /* may equal a source: lane l reads, then writes, only lane l */
 #define OPS_A   const uint64_t *a = exec_src(x, w, in->s[0])
 #define OPS_B   const uint64_t *b = exec_src(x, w, in->s[1])
 #define OPS_C   const uint64_t *c = exec_src(x, w, in->s[2])
