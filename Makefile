@@ -11,7 +11,7 @@ OPT     ?= -O2 -g
 CFLAGS  ?=
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(OPT) -MMD -MP -Isim -Igpu -Iviz -Ilessons -Icli
 SANFLAGS ?=
-PKGS    := sdl2 SDL2_ttf libpng libedit cmocka
+PKGS    := sdl2 SDL2_ttf libpng libedit cmocka zlib
 PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 LDLIBS  += $(PKGLIBS) -lpthread -ldl -lm
@@ -30,7 +30,7 @@ BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCHES   := $(BENCH_SRCS:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all test asan ubsan bench help deps lesson1 clean ptx fuzz fuzz-exec
+.PHONY: all test asan ubsan bench help deps lesson1 clean ptx fuzz fuzz-exec fuzz-trace
 all: deps $(BUILD)/warpsim
 
 deps:
@@ -95,10 +95,19 @@ fuzz-exec:
 	@cp tests/kernels/*.ptx build/fuzz-exec/seed/
 	@for f in lessons/*/kernel.ptx; do cp $$f build/fuzz-exec/seed/$$(basename $$(dirname $$f)).ptx; done
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isim -fsanitize=fuzzer,address,undefined \
-	    -frounding-math -ffp-contract=off sim/*.c tests/fuzz_exec.c -o build/fuzz-exec/fuzz_exec -lm
+	    -frounding-math -ffp-contract=off sim/*.c tests/fuzz_exec.c -o build/fuzz-exec/fuzz_exec -lm -lz
 	build/fuzz-exec/fuzz_exec -max_total_time=$(FUZZ_SECONDS) -max_len=16384 -timeout=20 \
 	    -artifact_prefix=build/fuzz-exec/ build/fuzz-exec/corpus tests/corpus/exec \
 	    tests/corpus/ptx build/fuzz-exec/seed
+
+# libFuzzer on the trace reader; new finds go to build/fuzz-trace/corpus,
+# the small ones worth keeping to tests/corpus/trace, which test_trace replays.
+fuzz-trace:
+	@mkdir -p build/fuzz-trace/corpus tests/corpus/trace
+	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isim -fsanitize=fuzzer,address,undefined \
+	    sim/trace_read.c sim/trace_write.c sim/error.c tests/fuzz_trace.c -o build/fuzz-trace/fuzz_trace -lz
+	build/fuzz-trace/fuzz_trace -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
+	    -artifact_prefix=build/fuzz-trace/ build/fuzz-trace/corpus tests/corpus/trace
 
 clean:
 	rm -rf build
@@ -114,6 +123,7 @@ help:
 	@echo "  make ptx        regenerate the committed PTX of lessons and test kernels (nvcc)"
 	@echo "  make fuzz       fuzz the PTX parser for FUZZ_SECONDS (60) with libFuzzer"
 	@echo "  make fuzz-exec  fuzz the decoder and executor for FUZZ_SECONDS (60) with libFuzzer"
+	@echo "  make fuzz-trace fuzz the trace reader for FUZZ_SECONDS (60) with libFuzzer"
 	@echo "  make clean      remove build/"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

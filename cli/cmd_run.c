@@ -12,11 +12,12 @@
 #include "launch.h"
 #include "report.h"
 #include "source.h"
+#include "trace.h"
 
 static const char run_help[] =
     "usage: warpsim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
-    "                   [--arg SPEC]... [--json]\n"
+    "                   [--arg SPEC]... [--json] [--trace FILE [--trace-level L]]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"
@@ -29,6 +30,9 @@ static const char run_help[] =
     "  --budget N     stop after N warp instructions (default 10^10): an infinite loop\n"
     "                 becomes a 'budget-exceeded' fault instead of a hang\n"
     "  --json         print exactly one JSON object\n"
+    "  --trace FILE   write a trace of the launch to FILE (traces/FORMAT.md; read it with\n"
+    "                 `warpsim trace dump` or `warpsim trace export`)\n"
+    "  --trace-level L  blocks (default), warps, instructions or memory: how much detail\n"
     "\n"
     "One --arg per kernel parameter, in order:\n"
     "  i32:V u32:V i64:V u64:V f32:V f64:V    a scalar\n"
@@ -136,6 +140,15 @@ int cmd_run(int argc, char **argv)
             goto done;
         } else if ((!strcmp(a, "--arch") || !strcmp(a, "--gpu")) && has_val) {
             arch = argv[++i];
+        } else if (!strcmp(a, "--trace") && has_val) {
+            spec.trace_path = argv[++i];
+        } else if (!strcmp(a, "--trace-level") && has_val) {
+            const char *lv = argv[++i];
+            spec.trace_level = trace_level_parse(lv);
+            if (spec.trace_level < 0) {
+                rc = usage_error("--trace-level '%s': expected blocks, warps, instructions or memory", lv);
+                goto done;
+            }
         } else if (!strcmp(a, "--backend") && has_val) {
             const char *b = argv[++i];
             if (strcmp(b, "sim") && strcmp(b, "gpu")) {
@@ -159,6 +172,10 @@ int cmd_run(int argc, char **argv)
     }
     if (!spec.kernel) {
         rc = usage_error("%s", "missing --kernel NAME");
+        goto done;
+    }
+    if (spec.trace_path && on_gpu) {
+        rc = usage_error("%s", "--trace works with the simulator only (GPU traces are not supported yet)");
         goto done;
     }
     if (!spec.have_grid || !spec.have_block) {

@@ -241,7 +241,8 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
         params[i] = &scalars[i];
     }
     allocated = nargs;
-    DeviceLaunch cfg = {.grid = s->grid, .block = s->block, .smem = (unsigned)s->smem, .inst_budget = s->budget};
+    DeviceLaunch cfg = {.grid = s->grid, .block = s->block, .smem = (unsigned)s->smem, .inst_budget = s->budget,
+                        .trace_path = s->trace_path, .trace_level = s->trace_level};
     bool on_gpu = !strcmp(device_backend(dev), "gpu");
     if (!on_gpu && s->smem > 48 * 1024 &&
         device_set_attr(mod, entry, DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)s->smem, &err)) {

@@ -24,6 +24,8 @@ typedef struct {
     unsigned long long budget;   /* --budget: warp instructions, 0 = default */
     ArgSpec args[LAUNCH_MAX_ARGS]; /* --arg, in order (owned: launch_spec_free) */
     int nargs;
+    const char *trace_path;      /* write a trace here (set by `warpsim run --trace`), NULL none */
+    int trace_level;             /* its TraceLevel */
 } LaunchSpec;
 
 /* What launch_parse_option made of argv[*i]. */

@@ -126,7 +126,7 @@ SimStatus measure_run(MeasureKernel *k, const MeasureConfig *c, MeasureResult *r
         return st;
     uint64_t out = 0, wait = r->wait_ns, vals = k->vals, res = buf;
     void *args[4] = {&vals, &out, &wait, &res};
-    DeviceLaunch l = {{r->grid, 1, 1}, {(unsigned)c->block_size, 1, 1}, (unsigned)c->smem_dynamic, 0};
+    DeviceLaunch l = {.grid = {r->grid, 1, 1}, .block = {(unsigned)c->block_size, 1, 1}, .smem = (unsigned)c->smem_dynamic, .inst_budget = 0};
     DeviceStats stats;
     DeviceFault fault;
     memset(&stats, 0, sizeof stats);

@@ -4,7 +4,7 @@
 # Called by `make` (and so by both quick-start commands).
 need=""
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
-for p in build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libpng-dev libedit-dev libcmocka-dev libxxhash-dev fonts-dejavu-core; do
+for p in build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libpng-dev zlib1g-dev libedit-dev libcmocka-dev libxxhash-dev fonts-dejavu-core; do
     have "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0

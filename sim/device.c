@@ -173,6 +173,10 @@ SimStatus device_launch(DeviceModule *m, const char *entry, const DeviceLaunch *
         return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
                              "block %ux%ux%u is invalid: at most 1024 threads (x, y <= 1024, z <= 64) and "
                              "every dimension at least 1", b.x, b.y, b.z);
+    if (cfg->trace_path && strcmp(m->dev->ops->name, "simulator"))
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "", 0, 0,
+                             "traces are written by the simulator only (the %s backend cannot trace yet)",
+                             m->dev->ops->name);
     int np = device_kernel_nparams(m, entry);
     for (int i = 0; i < np; i++)
         if (!args || !args[i])

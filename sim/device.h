@@ -71,6 +71,11 @@ typedef struct {
     unsigned smem;            /* dynamic shared memory, bytes */
     uint64_t inst_budget;     /* stop with "budget-exceeded" after this many warp
                                  instructions; 0 = the default (10^10) */
+    const char *trace_path;   /* write a trace of the launch here (traces/FORMAT.md);
+                                 NULL: no trace.  The simulator only: the GPU
+                                 backend refuses it with SIM_ERR_UNSUPPORTED */
+    int trace_level;          /* TraceLevel (sim/trace.h): 0 blocks, 1 warps,
+                                 2 instructions, 3 memory */
 } DeviceLaunch;
 
 /* Open the simulator for an arch profile ("sm_80", "sm_90", ...).

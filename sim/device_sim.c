@@ -158,6 +158,39 @@ static SimStatus sim_set_attr(DeviceModule *mm, const char *entry, DeviceAttr at
     return SIM_OK;
 }
 
+/* Open the trace writer for a launch of function f: the header describes
+ * the launch, the string table holds kernel, arch and the PTX's files. */
+static TraceWriter *trace_open_for(DeviceModule *mm, int f, const char *entry, const DeviceLaunch *cfg,
+                                   const DeviceStats *stats, SimError *err)
+{
+    SimModule *m = (SimModule *)mm;
+    const PtxModule *ptx = m->prog->ptx;
+    if (cfg->trace_level < TRACE_LEVEL_BLOCKS || cfg->trace_level > TRACE_LEVEL_MEMORY) {
+        sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "trace level %d is not 0..3", cfg->trace_level);
+        return NULL;
+    }
+    TraceLaunch l = {.level = (uint8_t)cfg->trace_level, .arch = 1, .kernel = 0,
+                     .grid = {cfg->grid.x, cfg->grid.y, cfg->grid.z},
+                     .block = {cfg->block.x, cfg->block.y, cfg->block.z}, .dyn_smem = cfg->smem,
+                     .static_smem = (uint32_t)m->prog->funcs[f].static_smem,
+                     .regs = stats->regs_per_thread >= 0 ? (uint32_t)stats->regs_per_thread : TRACE_NONE,
+                     .ptx_regs = (uint32_t)ptx->funcs[f].n_regs,
+                     .sm_count = mm->dev->sm_count > 0 ? (uint32_t)mm->dev->sm_count : 1, .warp_size = WARP};
+    uint32_t n = 2 + (uint32_t)(ptx->n_files > 0 ? ptx->n_files : 0);
+    const char **s = calloc(n, sizeof *s);
+    if (!s) {
+        sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory");
+        return NULL;
+    }
+    s[0] = entry;
+    s[1] = mm->dev->arch;
+    for (uint32_t i = 2; i < n; i++)
+        s[i] = ptx->files[i - 2];
+    TraceWriter *t = trace_writer_open(cfg->trace_path, &l, s, n, err);
+    free(s);
+    return t;
+}
+
 static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLaunch *cfg, void **args,
                             DeviceStats *stats, DeviceFault *fault, SimError *err)
 {
@@ -192,9 +225,22 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     free(d->printf_out);
     d->printf_out = NULL;
     size_t out_len = 0;
+    TraceWriter *tw = NULL;
+    if (cfg->trace_path && !(tw = trace_open_for(mm, f, entry, cfg, stats, err))) {
+        free(params);
+        return err ? err->status : SIM_ERR_IO;
+    }
     SimStatus rc = exec_launch(m->prog, d->mem, f, cfg, params, stats, fault, mm->dev->sm_count, &d->printf_out,
-                               &out_len);
+                               &out_len, tw);
     free(params);
+    if (tw) {
+        SimError werr;
+        if (trace_writer_close(tw, rc == SIM_ERR_FAULT, &werr) && rc != SIM_ERR_NOMEM) {
+            if (err)
+                *err = werr;
+            return werr.status;
+        }
+    }
     if (rc == SIM_ERR_NOMEM)
         return sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory while launching %s", entry);
     return rc;

@@ -155,6 +155,8 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         w->run &= ~m;
         w->barwait |= m;
     }
+    if (x->trace)
+        exec_trace_arrive(x, w, id, m, b->arrived);
 }
 
 SimStatus dec_ctrl(DecodeCtx *c)

@@ -19,6 +19,7 @@
 #include "error.h"
 #include "memory.h"
 #include "ptx.h"
+#include "trace.h"
 
 #define WARP 32
 #define FULL_MASK 0xffffffffu
@@ -183,6 +184,7 @@ struct Exec {
     uint64_t budget;
     uint64_t clock;           /* a simple per-launch instruction clock */
     int nsm;
+    TraceWriter *trace;       /* NULL unless the launch is traced (exec_trace.c) */
     /* printf output of this launch */
     char *out;
     size_t out_len, out_cap;
@@ -314,11 +316,26 @@ SimStatus dec_ctrl(DecodeCtx *c);    /* exec_ctrl.c: bra ret exit call bar */
 SimStatus dec_warp(DecodeCtx *c);    /* exec_warp.c: shfl vote match redux */
 
 /* ---- running (exec_run.c) ---------------------------------------------- */
-/* Launch function fidx of prog.  Returns SIM_OK or SIM_ERR_FAULT. */
+/* Launch function fidx of prog.  Returns SIM_OK or SIM_ERR_FAULT.  trace:
+ * the writer to record the launch into, or NULL (the caller opens and
+ * closes it). */
 SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx,
                       const DeviceLaunch *cfg, uint8_t *params,
                       DeviceStats *stats, DeviceFault *fault, int nsm,
-                      char **out, size_t *out_len);
+                      char **out, size_t *out_len, TraceWriter *trace);
+
+/* ---- tracing hooks (exec_trace.c), called only when x->trace ----------- */
+void exec_trace_block(Exec *x, bool begin);              /* dispatch / retire */
+void exec_trace_issue(Exec *x, const Warp *w, const SimInst *in, uint32_t m);
+void exec_trace_turn(Exec *x, const Warp *w, uint64_t start); /* start: clock before */
+void exec_trace_mem(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int kind);
+void exec_trace_atomic(Exec *x, const Warp *w, const SimInst *in, int lane, uint64_t addr,
+                       uint64_t old, uint64_t val);
+void exec_trace_arrive(Exec *x, const Warp *w, uint32_t id, uint32_t m, uint32_t arrived);
+void exec_trace_release(Exec *x, uint32_t id, uint32_t released);
+void exec_trace_collective(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int kind,
+                           uint32_t member);
+void exec_trace_fault(Exec *x, const Warp *w, const SimInst *in, int lane);
 
 /* For tests (exec_float.c): true makes full-warp fma.rn.f32 take the
  * portable double-precision path even where the CPU has AVX2 and FMA, so

@@ -286,6 +286,8 @@ static void ex_ld(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     unsigned sz = in->size;
     bool sgn = in->sub;
     count(x, in->space, false, m);
+    if (x->trace)
+        exec_trace_mem(x, w, in, m, TRACE_MEM_LOAD);
     if (ld_fast(x, w, in, m))
         return;
     for (uint32_t r = m; r; r &= r - 1) {
@@ -307,6 +309,8 @@ static void ex_st(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     unsigned sz = in->size;
     count(x, in->space, true, m);
+    if (x->trace)
+        exec_trace_mem(x, w, in, m, TRACE_MEM_STORE);
     if (st_fast(x, w, in, m))
         return;
     for (uint32_t r = m; r; r &= r - 1) {
@@ -356,6 +360,8 @@ static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     const uint64_t *b = exec_src(x, w, in->s[0]);
     const uint64_t *c = in->s[1] != -1 ? exec_src(x, w, in->s[1]) : b;
     uint64_t wm = lanes_wmask((int)sz);
+    if (x->trace)
+        exec_trace_mem(x, w, in, m, TRACE_MEM_ATOMIC);
     for (uint32_t r = m; r; r &= r - 1) { /* lane order: one RMW per element */
         int l = __builtin_ctz(r);
         uint64_t a = lane_addr(x, w, in, l);
@@ -367,6 +373,8 @@ static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         uint64_t old = load_val(p, sz, false);
         uint64_t nv = atom_apply(in, global, old, b[l] & wm, c[l] & wm);
         store_val(p, sz, nv);
+        if (x->trace) /* atomics are rare: the lane loop is not a hot one */
+            exec_trace_atomic(x, w, in, l, a, old, nv);
         if (in->d >= 0)
             exec_reg(w, in->d)[l] = old;
     }
@@ -376,6 +384,8 @@ static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 static void ex_cp_async(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     unsigned n = in->size;
+    if (x->trace)
+        exec_trace_mem(x, w, in, m, TRACE_MEM_CP_ASYNC);
     for (uint32_t r = m; r; r &= r - 1) {
         int l = __builtin_ctz(r);
         uint64_t dst = exec_src(x, w, in->base)[l] + (uint64_t)in->off;

@@ -64,6 +64,8 @@ void exec_fault(Exec *x, Warp *w, const SimInst *in, int lane, const char *kind,
             f->line = l->line;
         }
     }
+    if (x->trace)
+        exec_trace_fault(x, w, in, lane);
 }
 
 /* ---- warps --------------------------------------------------------------- */
@@ -239,6 +241,8 @@ static void warp_run(Exec *x, Warp *w, int n)
             uint32_t g = w->p[in->guard];
             em &= in->guard_neg ? ~g : g;
         }
+        if (x->trace)
+            exec_trace_issue(x, w, in, m);
         st->warp_insts++;
         st->thread_insts += (uint64_t)exec_popc(em);
         if (in->flow == SIM_FLOW_NEXT) {
@@ -339,6 +343,8 @@ static bool barrier_try_release(Exec *x, int id)
             warp_try_converge(w);
         }
     }
+    if (x->trace)
+        exec_trace_release(x, (uint32_t)id, b->arrived);
     b->arrived = 0;
     b->expected = 0;
     b->red_popc = 0;
@@ -354,7 +360,10 @@ static void run_block(Exec *x)
         for (int wi = 0; wi < x->nwarps; wi++) {
             Warp *w = &x->warps[wi];
             if (w->run) {
+                uint64_t start = x->stats->warp_insts;
                 warp_run(x, w, QUANTUM);
+                if (x->trace)
+                    exec_trace_turn(x, w, start);
                 if (x->faulted)
                     return;
                 any_run = true;
@@ -394,7 +403,7 @@ static void run_block(Exec *x)
 
 SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunch *cfg,
                       uint8_t *params, DeviceStats *stats, DeviceFault *fault, int nsm,
-                      char **out, size_t *out_len)
+                      char **out, size_t *out_len, TraceWriter *trace)
 {
     Exec x;
     memset(&x, 0, sizeof x);
@@ -416,6 +425,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.stats = stats;
     x.fault = fault;
     x.nsm = nsm;
+    x.trace = trace;
     x.budget = cfg->inst_budget ? cfg->inst_budget : 10000000000ull;
     x.nthreads = (int)(cfg->block.x * cfg->block.y * cfg->block.z);
     x.nwarps = (x.nthreads + WARP - 1) / WARP;
@@ -459,8 +469,12 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
                 for (int i = 0; i < x.nwarps; i++)
                     warp_init(&x, &x.warps[i], i, reg_lo, reg_hi);
                 stats->warps += (uint64_t)x.nwarps;
+                if (x.trace)
+                    exec_trace_block(&x, true);
                 run_block(&x);
                 stats->blocks++;
+                if (x.trace)
+                    exec_trace_block(&x, false);
             }
     clock_gettime(CLOCK_MONOTONIC, &t1);
     stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;

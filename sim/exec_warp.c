@@ -12,6 +12,8 @@ enum { SH_UP, SH_DOWN, SH_BFLY, SH_IDX };
 static void ex_shfl(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_A; OPS_B; OPS_C;
+    if (x->trace)
+        exec_trace_collective(x, w, in, m, TRACE_COLL_SHFL, (uint32_t)exec_src(x, w, in->s[3])[__builtin_ctz(m)]);
     uint64_t *d = exec_reg(w, in->d);
     uint64_t src[WARP];
     memcpy(src, a, sizeof src);
@@ -45,6 +47,8 @@ enum { V_ALL, V_ANY, V_UNI, V_BALLOT };
 static void ex_vote(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     uint32_t mm = (uint32_t)exec_src(x, w, in->s[0])[__builtin_ctz(m)];
+    if (x->trace)
+        exec_trace_collective(x, w, in, m, TRACE_COLL_VOTE, mm);
     uint32_t part = m & mm;
     uint32_t pv = in->ps >= 0 ? w->p[in->ps] : in->ps == -2 ? FULL_MASK : 0;
     if (in->negsrc)
@@ -64,6 +68,8 @@ static void ex_match(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_A;
     uint32_t mm = (uint32_t)exec_src(x, w, in->s[0 + 1])[__builtin_ctz(m)];
+    if (x->trace)
+        exec_trace_collective(x, w, in, m, TRACE_COLL_MATCH, mm);
     uint32_t part = m & mm;
     uint64_t wm = in->size == 8 ? ~0ull : 0xffffffffull;
     uint64_t *d = exec_reg(w, in->d);
@@ -96,6 +102,8 @@ static void ex_redux(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_A;
     uint32_t mm = (uint32_t)exec_src(x, w, in->s[1])[__builtin_ctz(m)];
+    if (x->trace)
+        exec_trace_collective(x, w, in, m, TRACE_COLL_REDUX, mm);
     uint32_t part = m & mm;
     bool sgn = in->type == PTX_T_S32;
     uint32_t acc = in->sub == R_AND ? 0xffffffffu : 0;
@@ -118,7 +126,8 @@ static void ex_redux(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 
 static void ex_activemask(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
-    (void)x;
+    if (x->trace)
+        exec_trace_collective(x, w, in, m, TRACE_COLL_ACTIVEMASK, m);
     uint64_t *d = exec_reg(w, in->d);
     LANES(m, { d[l] = m; });
 }

@@ -36,7 +36,7 @@ static DeviceStats bench(const char *label, const char *kernel, unsigned grid, u
     DeviceFault f;
     memset(&st, 0, sizeof st);
     const char *entry = device_find_kernel(mod, kernel, &err);
-    DeviceLaunch cfg = {{grid, 1, 1}, {block, 1, 1}, 0, 0};
+    DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .smem = 0, .inst_budget = 0};
     if (!entry || device_launch(mod, entry, &cfg, args, &st, &f, &err) != SIM_OK) {
         fprintf(stderr, "bench: %s: %s%s\n", kernel, err.msg, f.faulted ? f.msg : "");
         exit(1);

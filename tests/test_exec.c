@@ -127,7 +127,7 @@ static SimStatus launch_cfg(DeviceModule *m, const char *kernel, DeviceLaunch cf
 static void run2d(DeviceModule *m, const char *kernel, unsigned gx, unsigned gy, unsigned bx,
                   unsigned by, unsigned smem, void **args)
 {
-    DeviceLaunch cfg = {{gx, gy, 1}, {bx, by, 1}, smem, 0};
+    DeviceLaunch cfg = {.grid = {gx, gy, 1}, .block = {bx, by, 1}, .smem = smem, .inst_budget = 0};
     SimStatus st = launch_cfg(m, kernel, cfg, args);
     if (st != SIM_OK)
         fail_msg("%s faulted: %s: %s (block %u thread %u, ptx line %d: %s)", kernel, fault.kind,
@@ -1019,7 +1019,7 @@ static void test_exec_dynamic_shared_memory_too_small_faults_out_of_bounds(void 
     int in[B] = {0};
     DeviceModule *m = mod("dyn_smem");
     DevicePtr din = up(in, sizeof in), dout = dalloc(sizeof in), dp = dalloc(sizeof in);
-    DeviceLaunch cfg = {{1, 1, 1}, {B, 1, 1}, B * 4, 0}; /* room for s[] only, not t[] */
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {B, 1, 1}, .smem = B * 4, .inst_budget = 0}; /* room for s[] only, not t[] */
     assert_int_equal(launch_cfg(m, "dyn_reverse", cfg, ARGS(&din, &dout, &dp)), SIM_ERR_FAULT);
     assert_string_equal(fault.kind, "out-of-bounds");
     assert_int_equal(fault.line, 9);
@@ -1428,7 +1428,7 @@ static void test_exec_out_of_bounds_store_faults_with_thread_and_line(void **s)
     DeviceModule *m = mod("faults");
     DevicePtr dout = dalloc(1000 * 4);
     int n = 1000;
-    DeviceLaunch cfg = {{4, 1, 1}, {256, 1, 1}, 0, 0};
+    DeviceLaunch cfg = {.grid = {4, 1, 1}, .block = {256, 1, 1}, .smem = 0, .inst_budget = 0};
     assert_int_equal(launch_cfg(m, "oob_store", cfg, ARGS(&dout, &n)), SIM_ERR_FAULT);
     assert_true(fault.faulted);
     assert_string_equal(fault.kind, "out-of-bounds");
@@ -1453,7 +1453,7 @@ static void test_exec_syncthreads_in_divergent_branch_reports_barrier_fault(void
     (void)s;
     DeviceModule *m = mod("faults");
     DevicePtr dout = dalloc(64 * 4);
-    DeviceLaunch cfg = {{1, 1, 1}, {64, 1, 1}, 0, 0};
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .smem = 0, .inst_budget = 0};
     assert_int_equal(launch_cfg(m, "divergent_barrier", cfg, ARGS(&dout)), SIM_ERR_FAULT);
     if (strcmp(fault.kind, "barrier-divergence") && strcmp(fault.kind, "deadlock"))
         fail_msg("kind %s: %s", fault.kind, fault.msg);
@@ -1469,7 +1469,7 @@ static void test_exec_infinite_loop_stops_at_instruction_budget(void **s)
     DeviceModule *m = mod("faults");
     int zero = 0;
     DevicePtr dflag = up(&zero, 4), dout = dalloc(64 * 4);
-    DeviceLaunch cfg = {{2, 1, 1}, {64, 1, 1}, 0, 100000};
+    DeviceLaunch cfg = {.grid = {2, 1, 1}, .block = {64, 1, 1}, .smem = 0, .inst_budget = 100000};
     assert_int_equal(launch_cfg(m, "spin", cfg, ARGS(&dflag, &dout)), SIM_ERR_FAULT);
     assert_string_equal(fault.kind, "budget-exceeded");
     SIM_ONLY(assert_int_equal(stats.warp_insts, 100000));
@@ -1483,7 +1483,7 @@ static void test_exec_launch_after_fault_runs_cleanly(void **s)
     DeviceModule *m = mod("faults");
     DevicePtr dout = dalloc(1024 * 4);
     int n = 1024;
-    DeviceLaunch cfg = {{4, 1, 1}, {256, 1, 1}, 0, 0};
+    DeviceLaunch cfg = {.grid = {4, 1, 1}, .block = {256, 1, 1}, .smem = 0, .inst_budget = 0};
     DevicePtr small = dalloc(16);
     assert_int_equal(launch_cfg(m, "oob_store", cfg, ARGS(&small, &n)), SIM_ERR_FAULT);
     assert_int_equal(launch_cfg(m, "oob_store", cfg, ARGS(&dout, &n)), SIM_OK);

@@ -107,7 +107,7 @@ static void launch(DeviceModule *m, const char *kernel, DeviceLaunch cfg, void *
         fail_msg("launch %s: %s", kernel, err.msg);
 }
 
-static DeviceLaunch cfg1(unsigned block) { return (DeviceLaunch){{1, 1, 1}, {block, 1, 1}, 0, 0}; }
+static DeviceLaunch cfg1(unsigned block) { return (DeviceLaunch){.grid = {1, 1, 1}, .block = {block, 1, 1}, .smem = 0, .inst_budget = 0}; }
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 
@@ -1850,7 +1850,7 @@ static void test_ops_3d_grid_and_block_read_z_indices_nctaid_and_dynamic_smem_si
     uint32_t out[NB * NT * 4];
     DeviceModule *m = load("grid3.ptx", GRID3_PTX);
     DevicePtr dout = zeros(sizeof out);
-    DeviceLaunch c = {{GX, GY, GZ}, {BX, BY, BZ}, 4352, 0};
+    DeviceLaunch c = {.grid = {GX, GY, GZ}, .block = {BX, BY, BZ}, .smem = 4352, .inst_budget = 0};
     launch(m, "grid3", c, ARGS(&dout));
     down(out, dout, sizeof out);
     for (unsigned cz = 0; cz < GZ; cz++)

@@ -72,7 +72,7 @@ static void down(void *dst, DevicePtr src, size_t bytes)
 static SimStatus launch(DeviceModule *m, unsigned grid, unsigned block, void **args, DeviceFault *fault)
 {
     SimError err;
-    DeviceLaunch cfg = {{grid, 1, 1}, {block, 1, 1}, 0, 0};
+    DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .smem = 0, .inst_budget = 0};
     memset(fault, 0, sizeof *fault);
     SimStatus st = device_launch(m, "k", &cfg, args, NULL, fault, &err);
     if (st != SIM_OK && st != SIM_ERR_FAULT)

@@ -101,7 +101,7 @@ static void run(const char *text, size_t len, const char *entry, bool instrument
         }
         args[i] = &vals[i];
     }
-    DeviceLaunch l = {{GRID_X, GRID_Y, 1}, {BLOCK, 1, 1}, 1024, 2000000};
+    DeviceLaunch l = {.grid = {GRID_X, GRID_Y, 1}, .block = {BLOCK, 1, 1}, .smem = 1024, .inst_budget = 2000000};
     DeviceStats st;
     DeviceFault f;
     memset(&f, 0, sizeof f);
