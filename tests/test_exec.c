@@ -20,92 +20,19 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "device.h"
-#include "gpu.h"
+#include "harness.h"
 
 /* ---- harness ------------------------------------------------------------ */
 
-static Device *dev;
 static DeviceStats stats;
 static DeviceFault fault;
-
-/* WARPSIM_BACKEND=gpu runs every test on a real GPU instead (the device
- * machine): the same kernels, inputs and C references, so a pass there
- * shows the references -- and so the simulator -- agree with hardware.
- * Checks of simulator-only statistics and faults are skipped there. */
-static bool on_gpu;
-#define SIM_ONLY(...) do { if (!on_gpu) { __VA_ARGS__; } } while (0)
-#define SIM_ONLY_TEST() do { if (on_gpu) skip(); } while (0)
-
-static int setup(void **s)
-{
-    (void)s;
-    SimError err;
-    const char *be = getenv("WARPSIM_BACKEND");
-    on_gpu = be && !strcmp(be, "gpu");
-    dev = on_gpu ? device_open_gpu(0, &err) : device_open_sim("sm_90", &err);
-    if (!dev) {
-        fprintf(stderr, "%s: %s\n", on_gpu ? "device_open_gpu" : "device_open_sim", err.msg);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **s)
-{
-    (void)s;
-    device_close(dev);
-    dev = NULL;
-    return 0;
-}
 
 /* Load tests/kernels/NAME.ptx. */
 static DeviceModule *mod(const char *name)
 {
     char path[256];
     snprintf(path, sizeof path, "tests/kernels/%s.ptx", name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        fail_msg("cannot open %s (run the tests from the repository root)", path);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)n + 1);
-    assert_non_null(text);
-    assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
-    DeviceModule *m = NULL;
-    SimError err;
-    SimStatus st = device_load_ptx(dev, path, text, (size_t)n, &m, &err);
-    free(text);
-    if (st != SIM_OK)
-        fail_msg("%s: %s", path, err.msg);
-    return m;
-}
-
-static DevicePtr dalloc(size_t bytes)
-{
-    DevicePtr p;
-    SimError err;
-    if (device_malloc(dev, bytes, &p, &err) != SIM_OK)
-        fail_msg("device_malloc: %s", err.msg);
-    return p;
-}
-
-static DevicePtr up(const void *src, size_t bytes)
-{
-    DevicePtr p = dalloc(bytes);
-    SimError err;
-    if (device_memcpy_htod(dev, p, src, bytes, &err) != SIM_OK)
-        fail_msg("htod: %s", err.msg);
-    return p;
-}
-
-static void down(void *dst, DevicePtr src, size_t bytes)
-{
-    SimError err;
-    if (device_memcpy_dtoh(dev, dst, src, bytes, &err) != SIM_OK)
-        fail_msg("dtoh: %s", err.msg);
+    return load_file(path);
 }
 
 /* Launch and return the status; stats and fault land in the globals. */
@@ -1497,7 +1424,7 @@ static void test_exec_launch_after_fault_runs_cleanly(void **s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, harness_setup, harness_teardown)
         T(test_exec_block_reduce_sums_each_block_with_syncthreads),
         T(test_exec_early_return_before_syncthreads_is_not_divergence),
         T(test_exec_shfl_down_sums_each_warp),

@@ -21,59 +21,13 @@
 #include <cmocka.h>
 
 #include "alu.h"
-#include "device.h"
-#include "gpu.h"
+#include "harness.h"
 
 /* ---- harness ------------------------------------------------------------ */
 
-static Device *dev;
 static DeviceFault fault;
-static bool on_gpu;
-#define SIM_ONLY(...) do { if (!on_gpu) { __VA_ARGS__; } } while (0)
-
-static int setup(void **s)
-{
-    (void)s;
-    SimError err;
-    const char *be = getenv("WARPSIM_BACKEND");
-    on_gpu = be && !strcmp(be, "gpu");
-    dev = on_gpu ? device_open_gpu(0, &err) : device_open_sim("sm_90", &err);
-    if (!dev) {
-        fprintf(stderr, "%s: %s\n", on_gpu ? "device_open_gpu" : "device_open_sim", err.msg);
-        return -1;
-    }
-    return 0;
-}
-
-static int teardown(void **s)
-{
-    (void)s;
-    device_close(dev);
-    dev = NULL;
-    return 0;
-}
 
 #define PTX_HEAD ".version 8.0\n.target sm_90\n.address_size 64\n"
-
-static DeviceModule *load(const char *name, const char *text)
-{
-    DeviceModule *m = NULL;
-    SimError err;
-    if (device_load_ptx(dev, name, text, strlen(text), &m, &err) != SIM_OK)
-        fail_msg("%s: %s", name, err.msg);
-    return m;
-}
-
-static DevicePtr up(const void *src, size_t bytes)
-{
-    DevicePtr p;
-    SimError err;
-    if (device_malloc(dev, bytes, &p, &err) != SIM_OK)
-        fail_msg("device_malloc: %s", err.msg);
-    if (src && device_memcpy_htod(dev, p, src, bytes, &err) != SIM_OK)
-        fail_msg("htod: %s", err.msg);
-    return p;
-}
 
 /* A zero-filled buffer (written explicitly: the GPU backend need not). */
 static DevicePtr zeros(size_t bytes)
@@ -83,13 +37,6 @@ static DevicePtr zeros(size_t bytes)
     DevicePtr p = up(z, bytes);
     free(z);
     return p;
-}
-
-static void down(void *dst, DevicePtr src, size_t bytes)
-{
-    SimError err;
-    if (device_memcpy_dtoh(dev, dst, src, bytes, &err) != SIM_OK)
-        fail_msg("dtoh: %s", err.msg);
 }
 
 static void launch(DeviceModule *m, const char *kernel, DeviceLaunch cfg, void **args)
@@ -166,7 +113,7 @@ static void op_run(const char *body, const OpIn *in, int n, OpOut *out)
     char *text = malloc(len);
     assert_non_null(text);
     snprintf(text, len, "%s%s\n  ret;\n}\n", OP_PROLOGUE, body);
-    DeviceModule *m = load("op.ptx", text);
+    DeviceModule *m = load_text("op.ptx", text);
     free(text);
     DevicePtr din = up(in, sizeof *in * (size_t)n), dout = zeros(sizeof *out * (size_t)n);
     launch(m, "op", cfg1((unsigned)n), ARGS(&din, &dout));
@@ -192,7 +139,7 @@ static const char BAR_RED_PTX[] = PTX_HEAD
 
 static void bar_red_case(const uint32_t *in, int n)
 {
-    DeviceModule *m = load("barred.ptx", BAR_RED_PTX);
+    DeviceModule *m = load_text("barred.ptx", BAR_RED_PTX);
     DevicePtr din = up(in, 4 * (size_t)n), dout = zeros(16 * (size_t)n);
     launch(m, "barred", cfg1((unsigned)n), ARGS(&din, &dout));
     uint32_t out[4 * 96];
@@ -261,7 +208,7 @@ static void test_ops_named_barriers_with_thread_count_order_producer_and_consume
     seed(2);
     for (int i = 0; i < 128; i++)
         in[i] = rnd32();
-    DeviceModule *m = load("named.ptx", BAR_NAMED_PTX);
+    DeviceModule *m = load_text("named.ptx", BAR_NAMED_PTX);
     DevicePtr din = up(in, sizeof in), dout = zeros(sizeof out);
     launch(m, "named", cfg1(128), ARGS(&din, &dout));
     down(out, dout, sizeof out);
@@ -320,7 +267,7 @@ static void test_ops_cp_async_copies_and_zero_fills_past_src_size(void **s)
         in[i] = rnd32() | 1;          /* never zero, so a missing fill shows */
         junk[i] = 0xdead0000u | (uint32_t)i;
     }
-    DeviceModule *m = load("cpa.ptx", CP_ASYNC_PTX);
+    DeviceModule *m = load_text("cpa.ptx", CP_ASYNC_PTX);
     DevicePtr din = up(in, sizeof in), dj = up(junk, sizeof junk), dout = zeros(sizeof out);
     launch(m, "cpa", cfg1(N), ARGS(&din, &dj, &dout));
     down(out, dout, sizeof out);
@@ -1551,7 +1498,7 @@ static void test_ops_vector_loads_of_u8_u16_f64_and_stores_with_immediates(void 
     memcpy(in + 32, &d0, 8);
     memcpy(in + 40, &d1, 8);
     uint8_t out[80];
-    DeviceModule *m = load("vec.ptx", VEC_PTX);
+    DeviceModule *m = load_text("vec.ptx", VEC_PTX);
     DevicePtr din = up(in, sizeof in), dout = zeros(sizeof out);
     launch(m, "vec", cfg1(1), ARGS(&din, &dout));
     down(out, dout, sizeof out);
@@ -1642,7 +1589,7 @@ static void test_ops_shared_atomics_inc_dec_cas_exch_min_max(void **s)
         if (in[i].q > mx)
             mx = in[i].q;
     }
-    DeviceModule *m = load("atoms.ptx", ATOM_SHARED_PTX);
+    DeviceModule *m = load_text("atoms.ptx", ATOM_SHARED_PTX);
     DevicePtr din = up(in, sizeof in), dout = zeros(sizeof out), dfin = zeros(sizeof fin);
     DeviceLaunch c = cfg1(N);
     c.inst_budget = 2000000;
@@ -1720,7 +1667,7 @@ static void test_ops_float_atomics_global_flushes_subnormals_shared_keeps_them(v
         in[i] = (i % 7 - 3) * 0.25 + (i % 3) * 1024.0;
         sum += in[i];
     }
-    DeviceModule *m = load("atomf.ptx", ATOM_FLOAT_PTX);
+    DeviceModule *m = load_text("atomf.ptx", ATOM_FLOAT_PTX);
     DevicePtr din = up(in, sizeof in), dout = zeros(32);
     launch(m, "atomf", cfg1(N), ARGS(&din, &dout));
     uint8_t out[32];
@@ -1773,7 +1720,7 @@ static void test_ops_vote_uni_match_all_redux_and_lanemasks_per_warp(void **s)
                        : -(int32_t)(rnd32() % 3);        /* all <= 0 */
     }
     uint32_t out[N * 16];
-    DeviceModule *m = load("warp.ptx", WARP_PTX);
+    DeviceModule *m = load_text("warp.ptx", WARP_PTX);
     DevicePtr din = up(in, sizeof in), dout = zeros(sizeof out);
     launch(m, "warp", cfg1(N), ARGS(&din, &dout));
     down(out, dout, sizeof out);
@@ -1848,7 +1795,7 @@ static void test_ops_3d_grid_and_block_read_z_indices_nctaid_and_dynamic_smem_si
     (void)s;
     enum { GX = 3, GY = 2, GZ = 4, BX = 5, BY = 3, BZ = 2, NB = GX * GY * GZ, NT = BX * BY * BZ };
     uint32_t out[NB * NT * 4];
-    DeviceModule *m = load("grid3.ptx", GRID3_PTX);
+    DeviceModule *m = load_text("grid3.ptx", GRID3_PTX);
     DevicePtr dout = zeros(sizeof out);
     DeviceLaunch c = {.grid = {GX, GY, GZ}, .block = {BX, BY, BZ}, .smem = 4352, .inst_budget = 0};
     launch(m, "grid3", c, ARGS(&dout));
@@ -2130,7 +2077,7 @@ static void test_ops_redux_vote_and_lanemask_in_a_partial_warp(void **s)
         in[i] = rnd32() >> 4;
     for (int i = 32; i < N; i++)
         in[i] |= 1;     /* warp 1: all odd */
-    DeviceModule *m = load("partial.ptx", PARTIAL_PTX);
+    DeviceModule *m = load_text("partial.ptx", PARTIAL_PTX);
     DevicePtr din = up(in, sizeof in), dout = zeros(sizeof out);
     launch(m, "partial", cfg1(N), ARGS(&din, &dout));
     down(out, dout, sizeof out);
@@ -2186,7 +2133,7 @@ static void test_ops_bar_red_with_thread_count_reduces_each_named_group(void **s
     for (int i = 0; i < N; i++)
         in[i] = i < 64 ? rnd32() % 2 : 0;
     in[100] = 5;    /* the upper group has exactly one true */
-    DeviceModule *m = load("barcnt.ptx", BAR_RED_COUNT_PTX);
+    DeviceModule *m = load_text("barcnt.ptx", BAR_RED_COUNT_PTX);
     DevicePtr din = up(in, sizeof in), dout = zeros(sizeof out);
     launch(m, "barcnt", cfg1(N), ARGS(&din, &dout));
     down(out, dout, sizeof out);
@@ -2257,7 +2204,7 @@ static void test_ops_global_atomics_64bit_bitwise_add_and_inc_wrap(void **s)
         mn = in[i] < mn ? in[i] : mn;
         mx = (int32_t)in[i] > mx ? (int32_t)in[i] : mx;
     }
-    DeviceModule *m = load("atomg.ptx", ATOM_GLOBAL_PTX);
+    DeviceModule *m = load_text("atomg.ptx", ATOM_GLOBAL_PTX);
     DevicePtr din = up(in, sizeof in), dout = up(init, sizeof init);
     launch(m, "atomg", cfg1(N), ARGS(&din, &dout));
     down(out, dout, sizeof out);
@@ -2274,7 +2221,7 @@ static void test_ops_global_atomics_64bit_bitwise_add_and_inc_wrap(void **s)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, harness_setup, harness_teardown)
         T(test_ops_bar_red_popc_and_or_reduce_predicate_over_block),
         T(test_ops_named_barriers_with_thread_count_order_producer_and_consumer),
         T(test_ops_cp_async_copies_and_zero_fills_past_src_size),

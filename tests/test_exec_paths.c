@@ -21,52 +21,13 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "device.h"
+#include "harness.h"
 #include "exec_int.h"
-
-static Device *dev;
-
-static int setup(void **s)
-{
-    (void)s;
-    SimError err;
-    dev = device_open_sim("sm_90", &err);
-    return dev ? 0 : -1;
-}
 
 static int teardown(void **s)
 {
-    (void)s;
     exec_float_test_portable_fma(false);
-    device_close(dev);
-    dev = NULL;
-    return 0;
-}
-
-static DeviceModule *load(const char *text)
-{
-    SimError err;
-    DeviceModule *m = NULL;
-    if (device_load_ptx(dev, "paths.ptx", text, strlen(text), &m, &err) != SIM_OK)
-        fail_msg("load: %s (line %d)", err.msg, err.line);
-    return m;
-}
-
-static DevicePtr up(const void *src, size_t bytes)
-{
-    SimError err;
-    DevicePtr p;
-    if (device_malloc(dev, bytes, &p, &err) != SIM_OK ||
-        device_memcpy_htod(dev, p, src, bytes, &err) != SIM_OK)
-        fail_msg("upload: %s", err.msg);
-    return p;
-}
-
-static void down(void *dst, DevicePtr src, size_t bytes)
-{
-    SimError err;
-    if (device_memcpy_dtoh(dev, dst, src, bytes, &err) != SIM_OK)
-        fail_msg("dtoh: %s", err.msg);
+    return harness_teardown(s);
 }
 
 static SimStatus launch(DeviceModule *m, unsigned grid, unsigned block, void **args, DeviceFault *fault)
@@ -187,7 +148,7 @@ static uint32_t ref_fma(uint32_t a, uint32_t b, uint32_t c)
 /* Run every input through the kernel with blocks of `block` threads. */
 static void fma_run(const FmaInputs *in, unsigned block, uint32_t *out)
 {
-    DeviceModule *m = load(fma_ptx);
+    DeviceModule *m = load_text("paths.ptx", fma_ptx);
     DevicePtr pa = up(in->a, sizeof in->a), pb = up(in->b, sizeof in->b), pc = up(in->c, sizeof in->c);
     DevicePtr pd = up(out, sizeof in->a);
     uint32_t n = (uint32_t)in->n;
@@ -291,7 +252,7 @@ typedef struct {
 static void st_setup(StSetup *s, unsigned nthreads)
 {
     uint64_t zero[64] = {0};
-    s->m = load(st_ptx);
+    s->m = load_text("paths.ptx", st_ptx);
     s->nthreads = nthreads;
     s->pout = up(zero, 4 * (size_t)nthreads);
     s->poffs = up(zero, 8 * (size_t)nthreads);
@@ -406,7 +367,7 @@ static void test_exec_paths_partial_warp_stores_every_lane(void **state)
 
 int main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, harness_setup_sim, teardown)
     const struct CMUnitTest tests[] = {
         T(test_exec_paths_fma_f32_full_warp_matches_fmaf),
         T(test_exec_paths_fma_f32_partial_warp_matches_fmaf),

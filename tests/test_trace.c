@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "device.h"
+#include "harness.h"
 #include "json.h"
 #include "trace.h"
 
@@ -46,45 +46,6 @@ static uint8_t *slurp(const char *path, size_t *len)
     fclose(f);
     *len = (size_t)n;
     return b;
-}
-
-static Device *dev;
-
-static int setup(void **s)
-{
-    (void)s;
-    SimError err;
-    dev = device_open_sim("sm_90", &err);
-    return dev ? 0 : -1;
-}
-
-static int teardown(void **s)
-{
-    (void)s;
-    device_close(dev);
-    return 0;
-}
-
-static DeviceModule *load_file(const char *path)
-{
-    size_t n;
-    char *text = (char *)slurp(path, &n);
-    DeviceModule *m = NULL;
-    SimError err;
-    SimStatus st = device_load_ptx(dev, path, text, n, &m, &err);
-    free(text);
-    if (st)
-        fail_msg("%s: %s", path, err.msg);
-    return m;
-}
-
-static DeviceModule *load_text(const char *text)
-{
-    DeviceModule *m = NULL;
-    SimError err;
-    if (device_load_ptx(dev, "inline.ptx", text, strlen(text), &m, &err))
-        fail_msg("inline.ptx: %s", err.msg);
-    return m;
 }
 
 #define LESSON1 "lessons/01-threads-and-races/kernel.ptx"
@@ -361,7 +322,7 @@ static void test_trace_memory_level_records_shared_bank_conflicts(void **s)
 {
     (void)s;
     /* lane l stores to shared word 32 * l: every lane in bank 0 */
-    DeviceModule *m = load_text(
+    DeviceModule *m = load_text("inline.ptx", 
         ".version 8.0\n.target sm_90\n.address_size 64\n"
         ".visible .entry conflict()\n{\n.reg .b32 %r<4>;\n.shared .align 4 .b8 sm[4096];\n"
         "mov.u32 %r1, %tid.x;\nshl.b32 %r2, %r1, 7;\nmov.u32 %r3, sm;\nadd.s32 %r2, %r2, %r3;\n"
@@ -395,7 +356,7 @@ static const char nop_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
 static void test_trace_100000_blocks_at_blocks_level_stays_small(void **s)
 {
     (void)s;
-    DeviceModule *m = load_text(nop_ptx);
+    DeviceModule *m = load_text("inline.ptx", nop_ptx);
     const char *path = tmp_path("big.wst");
     DeviceLaunch cfg = {.grid = {100000, 1, 1}, .block = {32, 1, 1}, .trace_path = path,
                         .trace_level = TRACE_LEVEL_BLOCKS};
@@ -416,7 +377,7 @@ static void test_trace_100000_blocks_at_blocks_level_stays_small(void **s)
 static void test_trace_fault_is_recorded_and_end_says_faulted(void **s)
 {
     (void)s;
-    DeviceModule *m = load_text(".version 8.0\n.target sm_90\n.address_size 64\n"
+    DeviceModule *m = load_text("inline.ptx", ".version 8.0\n.target sm_90\n.address_size 64\n"
                                 ".visible .entry oob()\n{\n.reg .b64 %rd<2>;\n.reg .b32 %r<2>;\n"
                                 "mov.u64 %rd1, 16;\nmov.u32 %r1, 7;\nst.global.u32 [%rd1], %r1;\nret;\n}\n");
     const char *path = tmp_path("fault.wst");
@@ -447,7 +408,7 @@ static void test_trace_fault_is_recorded_and_end_says_faulted(void **s)
 static void test_trace_unwritable_path_is_an_io_error(void **s)
 {
     (void)s;
-    DeviceModule *m = load_text(nop_ptx);
+    DeviceModule *m = load_text("inline.ptx", nop_ptx);
     DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .trace_path = "/nonexistent-dir/x.wst"};
     SimError err;
     assert_int_equal(device_launch(m, "nop", &cfg, NULL, NULL, NULL, &err), SIM_ERR_IO);
@@ -731,5 +692,5 @@ int main(void)
         T(test_trace_run_prints_the_same_with_and_without_trace),
 #undef T
     };
-    return cmocka_run_group_tests(tests, setup, teardown);
+    return cmocka_run_group_tests(tests, harness_setup_sim, harness_teardown);
 }
