@@ -190,6 +190,14 @@ SimStatus device_launch(DeviceModule *m, const char *entry, const DeviceLaunch *
     memset(stats, 0, sizeof *stats);
     memset(fault, 0, sizeof *fault);
     stats->regs_per_thread = -1;
+    if ((unsigned)cfg->schedule > DEVICE_SCHED_ADVERSARIAL ||
+        (unsigned)cfg->atomic_order > DEVICE_ATOMIC_ADVERSARIAL ||
+        (unsigned)cfg->divergence > DEVICE_DIV_STACK || (cfg->checks & ~DEVICE_CHECK_RACES))
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "schedule %d, atomic order %d, divergence %d or checks 0x%x out of range",
+                             cfg->schedule, cfg->atomic_order, cfg->divergence, cfg->checks);
+    m->dev->n_races = 0;
+    m->dev->n_alog = 0;
     SimStatus rc = m->dev->ops->launch(m, entry, cfg, args, stats, fault, err);
     if (rc == SIM_ERR_FAULT)
         sim_error_set(err, SIM_ERR_FAULT, "", 0, 0, "%s: %s", fault->kind, fault->msg);
@@ -200,4 +208,45 @@ const char *device_printf_output(Device *d)
 {
     const char *s = d->ops->printf_output(d);
     return s ? s : "";
+}
+
+/* ---- scheduling names, findings ------------------------------------------ */
+
+static const char *const sched_names[] = {"roundrobin", "random", "adversarial"};
+static const char *const atomic_names[] = {"lane", "reverse", "random", "adversarial"};
+static const char *const div_names[] = {"its", "stack"};
+
+static const char *name_of(const char *const *names, int n, int v)
+{
+    return v >= 0 && v < n ? names[v] : "?";
+}
+
+static int parse_name(const char *const *names, int n, const char *s)
+{
+    for (int i = 0; s && i < n; i++)
+        if (!strcmp(s, names[i]))
+            return i;
+    return -1;
+}
+
+#define NNAMES(a) ((int)(sizeof a / sizeof *a))
+const char *device_schedule_name(int s) { return name_of(sched_names, NNAMES(sched_names), s); }
+const char *device_atomic_order_name(int a) { return name_of(atomic_names, NNAMES(atomic_names), a); }
+const char *device_divergence_name(int d) { return name_of(div_names, NNAMES(div_names), d); }
+int device_schedule_parse(const char *s) { return parse_name(sched_names, NNAMES(sched_names), s); }
+int device_atomic_order_parse(const char *s) { return parse_name(atomic_names, NNAMES(atomic_names), s); }
+int device_divergence_parse(const char *s) { return parse_name(div_names, NNAMES(div_names), s); }
+
+int device_race_count(const Device *d) { return d ? d->n_races : 0; }
+
+const DeviceRace *device_race(const Device *d, int i)
+{
+    return d && i >= 0 && i < d->n_races ? &d->races[i] : NULL;
+}
+
+int device_atomic_log_count(const Device *d) { return d ? d->n_alog : 0; }
+
+const DeviceAtomicLog *device_atomic_log(const Device *d, int i)
+{
+    return d && i >= 0 && i < d->n_alog ? &d->alog[i] : NULL;
 }

@@ -76,7 +76,75 @@ typedef struct {
                                  backend refuses it with SIM_ERR_UNSUPPORTED */
     int trace_level;          /* TraceLevel (sim/trace.h): 0 blocks, 1 warps,
                                  2 instructions, 3 memory */
+    /* How the simulator orders what hardware leaves unordered (the GPU
+     * backend ignores these).  Zero values are the deterministic defaults;
+     * seed drives the random and adversarial choices. */
+    int schedule;             /* DEVICE_SCHED_*: which warp issues next */
+    int atomic_order;         /* DEVICE_ATOMIC_*: order of one instruction's lanes */
+    int divergence;           /* DEVICE_DIV_*: independent thread scheduling or
+                                 the pre-Volta reconvergence stack */
+    uint64_t seed;
+    unsigned checks;          /* DEVICE_CHECK_* bits */
 } DeviceLaunch;
+
+enum { DEVICE_SCHED_ROUNDROBIN = 0, DEVICE_SCHED_RANDOM, DEVICE_SCHED_ADVERSARIAL };
+enum { DEVICE_ATOMIC_LANE = 0, DEVICE_ATOMIC_REVERSE, DEVICE_ATOMIC_RANDOM,
+       DEVICE_ATOMIC_ADVERSARIAL };
+enum { DEVICE_DIV_ITS = 0, DEVICE_DIV_STACK };
+enum { DEVICE_CHECK_RACES = 1u << 0 };  /* race and sync checking (DeviceRace) */
+
+/* Names for options and reports ("roundrobin", "lane", "its"), and their
+ * inverse (-1 when unknown). */
+const char *device_schedule_name(int s);
+const char *device_atomic_order_name(int a);
+const char *device_divergence_name(int d);
+int device_schedule_parse(const char *name);
+int device_atomic_order_parse(const char *name);
+int device_divergence_parse(const char *name);
+
+/* One access named by a race finding. */
+typedef struct {
+    DeviceDim3 block, thread;
+    int warp, lane;
+    int ptx_line;             /* 0 unknown */
+    int line;                 /* .cu line, 0 unknown */
+    char op[16];              /* "read", "write", "atomic", "cp.async" */
+} DeviceAccess;
+
+/* A race or synchronisation finding of a launch run with DEVICE_CHECK_RACES.
+ * kind: "read-after-write", "write-after-read", "write-after-write",
+ * "lost-update", "atomic-scope", "cp-async" (shared memory read while a
+ * cp.async still fills it).  first is the earlier access, second the one
+ * that revealed the hazard. */
+typedef struct {
+    char kind[32];
+    char space[16];           /* "shared", "global" */
+    uint64_t addr;            /* shared: offset in the block's window; global: address */
+    char file[256];           /* the .cu file of second (else first), "" unknown */
+    DeviceAccess first, second;
+    char msg[256];            /* one sentence a student can act on */
+} DeviceRace;
+
+/* Findings of the last launch (deduplicated by kind and the two lines; at
+ * most DEVICE_MAX_RACES).  0 / NULL when checking was off or on the GPU. */
+#define DEVICE_MAX_RACES 64
+int device_race_count(const Device *d);
+const DeviceRace *device_race(const Device *d, int i);
+
+/* The order in which atomic element updates hit the first addresses the
+ * last launch updated atomically: up to DEVICE_ATOMIC_LOG_ADDRS addresses,
+ * DEVICE_ATOMIC_LOG_UPDATES updates each (simulator only; 0 on the GPU). */
+#define DEVICE_ATOMIC_LOG_ADDRS 8
+#define DEVICE_ATOMIC_LOG_UPDATES 64
+typedef struct {
+    uint64_t addr;
+    char space[16];
+    int n;                    /* updates recorded */
+    uint64_t total;           /* updates that happened */
+    struct { DeviceDim3 block, thread; uint64_t old, val; } u[DEVICE_ATOMIC_LOG_UPDATES];
+} DeviceAtomicLog;
+int device_atomic_log_count(const Device *d);
+const DeviceAtomicLog *device_atomic_log(const Device *d, int i);
 
 /* Open the simulator for an arch profile ("sm_80", "sm_90", ...).
  * NULL with SIM_ERR_USAGE for an unknown arch. */

@@ -37,6 +37,11 @@ struct Device {
     const ArchProfile *prof;
     int sm_count;
     DeviceModule *modules;       /* every loaded module, newest first */
+    /* What the last launch found (filled by the backend; device.c reads). */
+    DeviceRace races[DEVICE_MAX_RACES];
+    int n_races;
+    DeviceAtomicLog alog[DEVICE_ATOMIC_LOG_ADDRS];
+    int n_alog;
 };
 
 struct DeviceModule {
