@@ -18,6 +18,8 @@ static const char run_help[] =
     "usage: warpsim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
     "                   [--arg SPEC]... [--json] [--trace FILE [--trace-level L]]\n"
+    "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
+    "                   [--check races]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"
@@ -33,6 +35,7 @@ static const char run_help[] =
     "  --trace FILE   write a trace of the launch to FILE (traces/FORMAT.md; read it with\n"
     "                 `warpsim trace dump` or `warpsim trace export`)\n"
     "  --trace-level L  blocks (default), warps, instructions or memory: how much detail\n"
+    "%s"
     "\n"
     "One --arg per kernel parameter, in order:\n"
     "  i32:V u32:V i64:V u64:V f32:V f64:V    a scalar\n"
@@ -44,7 +47,8 @@ static const char run_help[] =
     "                     rand:SEED     reproducible splitmix64 values (floats in [-1,1))\n"
     "                     file:PATH     raw little-endian elements\n"
     "\n"
-    "Exit status: 0 ran clean, 1 the kernel faulted, 2 bad usage or bad input.\n"
+    "Exit status: 0 ran clean, 1 the kernel faulted (or --check races found something),\n"
+    "2 bad usage or bad input.\n"
     "\n"
     "example:\n"
     "  warpsim run lessons/01-threads-and-races/kernel.ptx --kernel atomic_sum \\\n"
@@ -122,7 +126,7 @@ int cmd_run(int argc, char **argv)
         const char *a = argv[i];
         bool has_val = i + 1 < argc;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(run_help, stdout);
+            printf(run_help, launch_sched_help);
             rc = 0;
             goto done;
         } else if (!strcmp(a, "--json")) {
@@ -178,6 +182,10 @@ int cmd_run(int argc, char **argv)
         rc = usage_error("%s", "--trace works with the simulator only (GPU traces are not supported yet)");
         goto done;
     }
+    if (spec.checks && on_gpu) {
+        rc = usage_error("%s", "--check races works with the simulator only (it watches every access)");
+        goto done;
+    }
     if (!spec.have_grid || !spec.have_block) {
         rc = usage_error("%s", "missing --grid or --block");
         goto done;
@@ -227,6 +235,15 @@ int cmd_run(int argc, char **argv)
             report_fault_json(stdout, &res.fault);
         else
             printf("null");
+        printf(", \"schedule\": {\"schedule\": \"%s\", \"atomic_order\": \"%s\", \"divergence\": \"%s\", "
+               "\"seed\": %llu}", device_schedule_name(spec.schedule), device_atomic_order_name(spec.atomic_order),
+               device_divergence_name(spec.divergence), (unsigned long long)spec.seed);
+        printf(", \"atomics\": ");
+        report_atomic_log_json(stdout, dev);
+        if (spec.checks & DEVICE_CHECK_RACES) {
+            printf(", \"races\": ");
+            report_races_json(stdout, dev);
+        }
         printf("}\n");
     } else {
         printf("%s<<<(%u,%u,%u), (%u,%u,%u), %lu>>> on %s (%s)\n", res.entry, grid.x, grid.y, grid.z,
@@ -241,8 +258,10 @@ int cmd_run(int argc, char **argv)
             report_fault(stdout, &res.fault);
         print_buffers_text(&res);
         report_stats(stdout, &res.stats, !on_gpu);
+        if (spec.checks & DEVICE_CHECK_RACES)
+            report_races(stdout, dev);
     }
-    rc = st == SIM_ERR_FAULT ? 1 : 0;
+    rc = st == SIM_ERR_FAULT || device_race_count(dev) ? 1 : 0;
 close:
     launch_result_free(&res);
     free(ptx);

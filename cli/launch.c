@@ -7,6 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char launch_sched_help[] =
+    "  --schedule S   which warp issues next: roundrobin (default; deterministic),\n"
+    "                 random or adversarial (both driven by --seed)\n"
+    "  --atomic-order A  order in which the lanes of one atom/red instruction update\n"
+    "                 memory: lane (default), reverse, random or adversarial\n"
+    "  --divergence D its (default: independent thread scheduling, Volta and later) or\n"
+    "                 stack (pre-Volta reconvergence at the immediate post-dominator)\n"
+    "  --seed N       seed of the random and adversarial choices (default 0)\n"
+    "  --check races  report data races, lost updates, cp.async and barrier hazards;\n"
+    "                 exit status 1 when anything is found\n";
+
 void launch_spec_init(LaunchSpec *s)
 {
     memset(s, 0, sizeof *s);
@@ -75,6 +86,30 @@ LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char
             snprintf(msg, cap, "--budget '%s': expected a positive instruction count", v);
             return LAUNCH_OPT_USAGE;
         }
+    } else if (!strcmp(a, "--schedule") || !strcmp(a, "--atomic-order") || !strcmp(a, "--divergence")) {
+        int k = a[2] == 's' ? device_schedule_parse(v) : a[2] == 'a' ? device_atomic_order_parse(v)
+                                                                    : device_divergence_parse(v);
+        if (k < 0) {
+            snprintf(msg, cap, "%s '%s': expected %s", a, v,
+                     a[2] == 's'   ? "roundrobin, random or adversarial"
+                     : a[2] == 'a' ? "lane, reverse, random or adversarial"
+                                   : "its or stack");
+            return LAUNCH_OPT_USAGE;
+        }
+        *(a[2] == 's' ? &s->schedule : a[2] == 'a' ? &s->atomic_order : &s->divergence) = k;
+    } else if (!strcmp(a, "--seed")) {
+        char *end;
+        s->seed = strtoull(v, &end, 0);
+        if (*end || !*v || v[0] == '-') {
+            snprintf(msg, cap, "--seed '%s': expected a non-negative integer", v);
+            return LAUNCH_OPT_USAGE;
+        }
+    } else if (!strcmp(a, "--check")) {
+        if (strcmp(v, "races")) {
+            snprintf(msg, cap, "--check '%s': the only check is 'races'", v);
+            return LAUNCH_OPT_USAGE;
+        }
+        s->checks |= DEVICE_CHECK_RACES;
     } else if (!strcmp(a, "--arg")) {
         if (s->nargs == LAUNCH_MAX_ARGS) {
             snprintf(msg, cap, "more than %d --arg", LAUNCH_MAX_ARGS);
@@ -242,7 +277,9 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
     }
     allocated = nargs;
     DeviceLaunch cfg = {.grid = s->grid, .block = s->block, .smem = (unsigned)s->smem, .inst_budget = s->budget,
-                        .trace_path = s->trace_path, .trace_level = s->trace_level};
+                        .trace_path = s->trace_path, .trace_level = s->trace_level,
+                        .schedule = s->schedule, .atomic_order = s->atomic_order,
+                        .divergence = s->divergence, .seed = s->seed, .checks = s->checks};
     bool on_gpu = !strcmp(device_backend(dev), "gpu");
     if (!on_gpu && s->smem > 48 * 1024 &&
         device_set_attr(mod, entry, DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)s->smem, &err)) {

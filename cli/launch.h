@@ -26,7 +26,16 @@ typedef struct {
     int nargs;
     const char *trace_path;      /* write a trace here (set by `warpsim run --trace`), NULL none */
     int trace_level;             /* its TraceLevel */
+    /* The simulator's choices (device.h): --schedule, --atomic-order,
+     * --divergence, --seed, --check races.  Zero: the defaults. */
+    int schedule, atomic_order, divergence;
+    uint64_t seed;
+    unsigned checks;             /* DEVICE_CHECK_* */
 } LaunchSpec;
+
+/* The help text of the options above that choose how the simulator orders
+ * what hardware leaves unordered (--schedule ... --check), for --help pages. */
+extern const char launch_sched_help[];
 
 /* What launch_parse_option made of argv[*i]. */
 typedef enum {

@@ -86,3 +86,77 @@ void report_stats_json(FILE *f, const DeviceStats *s)
             s->shared_loads, s->shared_stores, s->atomics, s->barriers, s->divergent_branches, s->static_smem,
             s->local_bytes, s->seconds);
 }
+
+/* ---- race findings, atomic order ------------------------------------------ */
+
+static void access_text(FILE *f, const char *role, const DeviceAccess *a, const char *file)
+{
+    fprintf(f, "    %s: %s by block (%u,%u,%u) thread (%u,%u,%u) (warp %d lane %d)", role, a->op, a->block.x,
+            a->block.y, a->block.z, a->thread.x, a->thread.y, a->thread.z, a->warp, a->lane);
+    if (a->line)
+        fprintf(f, " at %s:%d", *file ? file : "?", a->line);
+    if (a->ptx_line)
+        fprintf(f, " (PTX line %d)", a->ptx_line);
+    fputc('\n', f);
+}
+
+void report_races(FILE *f, const Device *d)
+{
+    int n = device_race_count(d);
+    if (!n) {
+        fprintf(f, "race check: no hazards found\n");
+        return;
+    }
+    fprintf(f, "race check: %d finding%s\n", n, n == 1 ? "" : "s");
+    for (int i = 0; i < n; i++) {
+        const DeviceRace *r = device_race(d, i);
+        fprintf(f, "  %s on %s memory at 0x%" PRIx64 ": %s\n", r->kind, r->space, r->addr, r->msg);
+        access_text(f, "first ", &r->first, r->file);
+        access_text(f, "second", &r->second, r->file);
+    }
+}
+
+static void access_json(FILE *f, const DeviceAccess *a)
+{
+    fprintf(f, "{\"op\": \"%s\", \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], \"warp\": %d, "
+               "\"lane\": %d, \"line\": %d, \"ptx_line\": %d}",
+            a->op, a->block.x, a->block.y, a->block.z, a->thread.x, a->thread.y, a->thread.z, a->warp, a->lane,
+            a->line, a->ptx_line);
+}
+
+void report_races_json(FILE *f, const Device *d)
+{
+    fputc('[', f);
+    for (int i = 0; i < device_race_count(d); i++) {
+        const DeviceRace *r = device_race(d, i);
+        fprintf(f, "%s{\"kind\": \"%s\", \"space\": \"%s\", \"address\": \"0x%" PRIx64 "\", \"file\": ",
+                i ? ", " : "", r->kind, r->space, r->addr);
+        report_json_string(f, r->file);
+        fprintf(f, ", \"line\": %d, \"message\": ", r->second.line ? r->second.line : r->first.line);
+        report_json_string(f, r->msg);
+        fputs(", \"first\": ", f);
+        access_json(f, &r->first);
+        fputs(", \"second\": ", f);
+        access_json(f, &r->second);
+        fputc('}', f);
+    }
+    fputc(']', f);
+}
+
+void report_atomic_log_json(FILE *f, const Device *d)
+{
+    fputc('[', f);
+    for (int i = 0; i < device_atomic_log_count(d); i++) {
+        const DeviceAtomicLog *l = device_atomic_log(d, i);
+        fprintf(f, "%s{\"space\": \"%s\", \"address\": \"0x%" PRIx64 "\", \"total\": %" PRIu64
+                   ", \"updates\": [",
+                i ? ", " : "", l->space, l->addr, l->total);
+        for (int k = 0; k < l->n; k++)
+            fprintf(f, "%s{\"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], \"old\": \"0x%" PRIx64
+                       "\", \"new\": \"0x%" PRIx64 "\"}",
+                    k ? ", " : "", l->u[k].block.x, l->u[k].block.y, l->u[k].block.z, l->u[k].thread.x,
+                    l->u[k].thread.y, l->u[k].thread.z, l->u[k].old, l->u[k].val);
+        fputs("]}", f);
+    }
+    fputc(']', f);
+}

@@ -25,6 +25,14 @@ void report_fault_json(FILE *f, const DeviceFault *fault);
 void report_stats(FILE *f, const DeviceStats *s, bool simulated);
 void report_stats_json(FILE *f, const DeviceStats *s);
 
+/* Race findings of a launch run with --check races: a paragraph each
+ * (kind, space, address, the two threads and lines), or a JSON array. */
+void report_races(FILE *f, const Device *d);
+void report_races_json(FILE *f, const Device *d);
+/* The order of atomic element updates on the first addresses updated, as a
+ * JSON array ({"space", "address", "total", "updates": [...]}). */
+void report_atomic_log_json(FILE *f, const Device *d);
+
 /* Print a JSON string literal (quotes and escapes). */
 void report_json_string(FILE *f, const char *s);
 
