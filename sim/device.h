@@ -41,6 +41,8 @@ typedef struct {
     uint64_t atomics;         /* per-thread atomic element updates */
     uint64_t barriers;        /* block-wide barrier releases */
     uint64_t divergent_branches; /* branches that split a warp */
+    uint64_t cycles;          /* simulated cycles: each SM issues up to 4 warp
+                                 instructions per cycle, one per scheduler */
     int regs_per_thread;      /* registers declared by the kernel's PTX (sim) or
                                  allocated by ptxas (gpu); -1 unknown */
     uint64_t static_smem;     /* bytes of static shared memory */
@@ -195,7 +197,8 @@ SimStatus device_launch(DeviceModule *m, const char *entry,
                         DeviceStats *stats, DeviceFault *fault, SimError *err);
 
 /* Text the last launch printed with printf (vprintf), in a deterministic order:
- * by block (in launch order), then by warp, then by lane.  Owned by the
+ * by block (in launch order), then by warp, then in the order the warp's
+ * printf calls ran (lane order within one call).  Owned by the
  * device, valid until the next launch; "" when nothing was printed. */
 const char *device_printf_output(Device *d);
 

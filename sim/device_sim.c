@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "device_int.h"
+#include "occupancy.h"
+#include "race.h"
 #include "exec_int.h"
 #include "memory.h"
 
@@ -191,6 +193,25 @@ static TraceWriter *trace_open_for(DeviceModule *mm, int f, const char *entry, c
     return t;
 }
 
+/* Blocks of this launch one SM holds at once: the occupancy model with the
+ * kernel's shared memory and carveout (registers are unknown without ptxas,
+ * so they do not limit it here). */
+static int resident_blocks(DeviceModule *mm, const KernelAttrs *a, const DeviceLaunch *cfg, uint64_t static_smem)
+{
+    OccConfig oc;
+    occ_config_init(&oc);
+    oc.block_size = (int)(cfg->block.x * cfg->block.y * cfg->block.z);
+    oc.smem_static = (size_t)static_smem;
+    oc.smem_dynamic = cfg->smem;
+    oc.max_dynamic_smem = cfg->smem;
+    oc.carveout = a ? a->carveout : -1;
+    OccResult r;
+    SimError e;
+    if (occ_compute(mm->dev->prof, &oc, &r, &e) != SIM_OK || r.blocks_per_sm < 1)
+        return 1;
+    return r.blocks_per_sm;
+}
+
 static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLaunch *cfg, void **args,
                             DeviceStats *stats, DeviceFault *fault, SimError *err)
 {
@@ -230,9 +251,23 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
         free(params);
         return err ? err->status : SIM_ERR_IO;
     }
-    SimStatus rc = exec_launch(m->prog, d->mem, f, cfg, params, stats, fault, mm->dev->sm_count, &d->printf_out,
-                               &out_len, tw);
+    ExecOptions opt = {.nsm = mm->dev->sm_count, .blocks_per_sm = resident_blocks(mm, a, cfg, st),
+                       .trace = tw, .alog = d->base.alog, .n_alog = &d->base.n_alog,
+                       .races = d->base.races, .n_races = &d->base.n_races};
+    if ((cfg->checks & DEVICE_CHECK_RACES) &&
+        !(opt.race = race_new(cfg->block.x * cfg->block.y * cfg->block.z))) {
+        free(params);
+        if (tw)
+            trace_writer_close(tw, 1, NULL);
+        return sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory for the race checker");
+    }
+    SimStatus rc = exec_launch(m->prog, d->mem, f, cfg, params, stats, fault, &opt, &d->printf_out, &out_len);
     free(params);
+    if (opt.race) {
+        d->base.n_races = exec_race_findings(m->prog, cfg, opt.race, d->base.races, d->base.n_races,
+                                             DEVICE_MAX_RACES);
+        race_free(opt.race);
+    }
     if (tw) {
         SimError werr;
         if (trace_writer_close(tw, rc == SIM_ERR_FAULT, &werr) && rc != SIM_ERR_NOMEM) {

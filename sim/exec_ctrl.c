@@ -15,9 +15,10 @@ static void ex_nothing(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 
 static void lanes_exit(Exec *x, Warp *w, uint32_t em)
 {
+    (void)x;
     w->run &= ~em;
     w->exited |= em;
-    x->exited_threads += (uint32_t)exec_popc(em);
+    w->blk->exited_threads += (uint32_t)exec_popc(em);
 }
 
 static void ex_exit(Exec *x, Warp *w, const SimInst *in, uint32_t m)
@@ -38,7 +39,7 @@ static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         }
         int callpc = w->retpc[l * MAX_CALL_DEPTH + --w->callsp[l]];
         const SimCall *sc = &p->calls[p->insts[callpc].aux];
-        uint8_t *tp = x->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
+        uint8_t *tp = w->blk->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
         for (int k = 0; k < sc->n_rets; k++)
             memmove(tp + sc->ret_dst[k], tp + sc->ret_src[k], (size_t)sc->ret_size[k]);
         w->pc[l] = callpc + 1;
@@ -52,7 +53,7 @@ static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     int pc = (int)(in - p->insts);
     for (uint32_t r = m; r; r &= r - 1) {
         int l = __builtin_ctz(r);
-        uint8_t *tp = x->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
+        uint8_t *tp = w->blk->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
         if (sc->callee < 0) { /* vprintf or __assertfail */
             uint64_t a0 = 0, a1 = 0;
             if (sc->n_args > 0)
@@ -105,7 +106,7 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         exec_fault(x, w, in, __builtin_ctz(m), "trap", 0, "barrier id %u is not in 0..15", id);
         return;
     }
-    SimBarrier *b = &x->bar[id];
+    SimBarrier *b = &w->blk->bar[id];
     if (in->s[1] != -1) {
         uint32_t cnt = (uint32_t)exec_src(x, w, in->s[1])[__builtin_ctz(m)];
         if (cnt == 0 || cnt % WARP || cnt > (uint32_t)((x->nthreads + WARP - 1) / WARP * WARP)) {
@@ -129,6 +130,11 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         }
         w->bar_skip = (w->bar_skip | skip) & ~m;
     }
+    int32_t pc = (int32_t)(in - x->prog->insts);
+    if (!b->arrived)
+        b->pc = pc;
+    else if (b->pc != pc)
+        b->mixed = true;
     b->arrived += (uint32_t)exec_popc(m);
     if (in->sub == 3) { /* bar.red: accumulate the predicate */
         uint32_t pv = in->ps >= 0 ? w->p[in->ps] : in->ps == -2 ? FULL_MASK : 0;
@@ -157,6 +163,8 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     }
     if (x->trace)
         exec_trace_arrive(x, w, id, m, b->arrived);
+    if (b->expected && in->sub != 1) /* a counted barrier may release while others run */
+        exec_barrier_try_release(x, w->blk, (int)id);
 }
 
 SimStatus dec_ctrl(DecodeCtx *c)
@@ -193,12 +201,12 @@ SimStatus dec_ctrl(DecodeCtx *c)
         return SIM_OK;
     }
     if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
-        if (dec_mod(c, "warp")) { /* bar.warp.sync: plain semantics for now */
+        if (dec_mod(c, "warp")) { /* bar.warp.sync: waits for its member mask (exec_sync.c) */
             dec_mod(c, "sync");
-            int32_t s;
-            if (dec_src(c, 0, PTX_T_B32, &s))
+            if (dec_src(c, 0, PTX_T_B32, &in->wmask))
                 return c->err->status;
-            in->fn = ex_nothing;
+            in->wsync = 1;
+            in->fn = exec_warp_sync_fn();
             return SIM_OK;
         }
         dec_mod(c, "cta");

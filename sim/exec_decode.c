@@ -426,7 +426,7 @@ static const OpEntry optab[] = {
     {"setp", dec_cmp}, {"set", dec_cmp}, {"selp", dec_cmp}, {"slct", dec_cmp},
     {"mov", dec_mov}, {"cvta", dec_mov},
     {"ld", dec_mem}, {"ldu", dec_mem}, {"st", dec_mem}, {"atom", dec_mem}, {"red", dec_mem},
-    {"cp", dec_mem}, {"prefetch", dec_mem}, {"prefetchu", dec_mem},
+    {"cp", dec_async}, {"mbarrier", dec_async}, {"prefetch", dec_mem}, {"prefetchu", dec_mem},
     {"bra", dec_ctrl}, {"ret", dec_ctrl}, {"exit", dec_ctrl}, {"call", dec_ctrl},
     {"bar", dec_ctrl}, {"barrier", dec_ctrl}, {"membar", dec_ctrl}, {"fence", dec_ctrl},
     {"trap", dec_ctrl}, {"brkpt", dec_ctrl}, {"nanosleep", dec_ctrl}, {"pmevent", dec_ctrl},
@@ -476,6 +476,10 @@ static SimStatus decode_inst(DecodeCtx *c)
                              pi->ptx_col, "unsupported instruction '%s': the simulator does not implement it",
                              pi->opcode);
     c->used = 0;
+    c->cta_scope = 0;
+    for (int k = 0; k < pi->n_mods; k++)
+        if (!strcmp(pi->mods[k], "cta"))
+            c->cta_scope = 1;
     SimStatus st = fn(c);
     if (st)
         return st;

@@ -26,6 +26,7 @@
 
 typedef struct Exec Exec;
 typedef struct Warp Warp;
+typedef struct Block Block;
 typedef struct SimInst SimInst;
 
 /* Runs instruction `in` for the lanes in m (guard already applied). */
@@ -64,6 +65,11 @@ struct SimInst {
     uint8_t negsrc;      /* bit i: predicate source i written negated */
     uint8_t aligned;     /* bar.*, barrier.*.aligned: the whole warp must
                             execute the same barrier instruction */
+    uint8_t scope;       /* atom/red: 1 for .cta scope, 0 .gpu/.sys */
+    uint8_t wsync;       /* a warp-synchronous instruction (shfl/vote/match/
+                            redux .sync, bar.warp.sync): its lanes wait for
+                            every lane of the member mask (exec_sync.c) */
+    int32_t wmask;       /* wsync: slot of the member mask operand */
     int32_t d, d2;       /* destination slots (-1 none); predicates index p[] */
     int32_t s[4];        /* source slots: >=0 register, <0 constant ~k */
     int32_t pd;          /* destination predicate of "|%p" forms, -1 none */
@@ -126,10 +132,8 @@ typedef struct SimProgram {
     uint64_t const_size;
 } SimProgram;
 
-/* Lane states. */
-enum { LANE_RUN = 0, LANE_BAR, LANE_EXIT, LANE_ABSENT };
-
 struct Warp {
+    Block *blk;              /* the block it belongs to */
     uint64_t *r;             /* n_regs * WARP */
     uint32_t *p;             /* n_preds */
     int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
@@ -147,6 +151,13 @@ struct Warp {
                                 left at release: barrier divergence */
     uint8_t callsp[WARP];    /* call depth per lane */
     int32_t *retpc;          /* [lane * MAX_CALL_DEPTH + depth]: pc of the call */
+    uint32_t syncwait;       /* lanes waiting at a warp-synchronous instruction
+                                (their pc is that instruction) */
+    uint32_t syncmask[WARP]; /* each waiting lane's member mask */
+    uint32_t spin;           /* backward branches a diverged group took in a row */
+    int32_t yield_pc;        /* its: pick the next group above this pc once, -1 */
+    uint32_t trace_mask;     /* lanes of the last traced issue */
+    uint64_t span_start;     /* cycle it last became able to issue (traces) */
 };
 
 #define MAX_CALL_DEPTH 32
@@ -155,10 +166,49 @@ struct Warp {
 typedef struct {
     uint32_t arrived;        /* threads arrived */
     uint32_t expected;       /* 0: every non-exited thread */
+    int32_t pc;              /* the barrier instruction the first arrival executed */
+    bool mixed;              /* arrivals came from different barrier instructions */
     uint32_t red_popc;       /* bar.red accumulators */
     bool red_and, red_or;
     uint32_t gen;
 } SimBarrier;
+
+/* A resident block: what one CTA owns while it runs on an SM. */
+struct Block {
+    uint64_t linear;          /* x + gx * (y + gy * z) */
+    DeviceDim3 ctaid;
+    uint8_t *shared;          /* its shared memory (static + dynamic) */
+    uint8_t *local;           /* nthreads * prog->local_size */
+    uint8_t *tparam;          /* nthreads * prog->tparam_size */
+    Warp *warps;              /* Exec.nwarps of them */
+    SimBarrier bar[16];
+    uint32_t exited_threads;
+    int sm;                   /* the SM it runs on */
+    bool live;                /* the slot holds a running block */
+    struct SimAsync *async;   /* cp.async copies in flight (exec_async.c), NULL none */
+};
+
+/* Per SM: its resident block slots and the warps its 4 schedulers pick from. */
+typedef struct {
+    int first_slot;           /* slots [first_slot, first_slot + Exec.per_sm) */
+    int live;                 /* resident blocks */
+    Warp **wl;                /* warps of the resident blocks, slot-major */
+    int nwl;
+    int last[4];              /* per scheduler: index (in its share) issued last */
+} SimSM;
+
+/* Launch options the executor takes from the device (device_sim.c). */
+typedef struct {
+    int nsm;                  /* SMs of the arch profile */
+    int blocks_per_sm;        /* resident blocks per SM (occupancy model), >= 1 */
+    TraceWriter *trace;       /* NULL: no trace (the caller opens and closes it) */
+    struct RaceChecker *race; /* NULL: no race checking */
+    DeviceAtomicLog *alog;    /* DEVICE_ATOMIC_LOG_ADDRS entries to fill, or NULL */
+    int *n_alog;
+    DeviceRace *races;        /* with race: DEVICE_MAX_RACES entries for the executor's
+                                 own findings (barrier-divergence) */
+    int *n_races;
+} ExecOptions;
 
 struct Exec {
     SimProgram *prog;
@@ -167,27 +217,35 @@ struct Exec {
     const DeviceLaunch *cfg;
     uint8_t *params;          /* kernel parameter buffer */
     uint64_t params_size;
-    uint8_t *shared;          /* this block's shared memory */
-    uint64_t shared_size;     /* static + dynamic */
+    uint64_t shared_size;     /* per block: static + dynamic */
     uint64_t dyn_smem;
-    uint8_t *local;           /* nthreads * prog->local_size */
-    uint8_t *tparam;          /* nthreads * prog->tparam_size */
-    DeviceDim3 ctaid;
-    int nthreads;
-    int nwarps;
-    Warp *warps;
-    SimBarrier bar[16];
-    uint32_t exited_threads;
+    int nthreads;             /* per block */
+    int nwarps;               /* per block */
+    Block *blocks;            /* nsm * per_sm slots */
+    int nslots;
+    SimSM *sms;
+    int nsm, per_sm;
+    uint64_t nblocks, next_block; /* blocks in the grid, next to dispatch */
+    int32_t reg_lo, reg_hi;   /* register slots to clear per warp */
     DeviceStats *stats;
     DeviceFault *fault;
     bool faulted;
     uint64_t budget;
-    uint64_t clock;           /* a simple per-launch instruction clock */
-    int nsm;
+    uint64_t cycle;           /* the launch's clock: every SM issues up to 4 warp
+                                 instructions (one per scheduler) per cycle */
+    uint64_t rng;             /* splitmix64 state (seeded by cfg->seed) */
     TraceWriter *trace;       /* NULL unless the launch is traced (exec_trace.c) */
-    /* printf output of this launch */
+    struct RaceChecker *race; /* NULL unless --check races (exec_race.c) */
+    DeviceAtomicLog *alog;
+    int *n_alog;
+    DeviceRace *races;
+    int *n_races;
+    uint32_t atom_flip;       /* adversarial atomic order: alternates */
+    /* printf output of this launch, and who printed each piece */
     char *out;
     size_t out_len, out_cap;
+    struct ExecPrint *prints;
+    size_t n_prints, cap_prints;
 };
 
 /* ---- operand access ---------------------------------------------------- */
@@ -212,6 +270,16 @@ static inline int exec_popc(uint32_t m)
     return (int)((m * 0x01010101u) >> 24);
 }
 
+/* Next pseudo-random number (splitmix64) and one below n (n >= 1). */
+static inline uint64_t exec_rand(Exec *x)
+{
+    uint64_t z = (x->rng += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static inline uint32_t exec_rand_below(Exec *x, uint32_t n) { return (uint32_t)(exec_rand(x) % n); }
+
 /* Thread index within the block of lane l of warp w. */
 static inline int exec_tid(const Warp *w, int l) { return w->id * WARP + l; }
 
@@ -223,6 +291,10 @@ void exec_fault(Exec *x, Warp *w, const SimInst *in, int lane, const char *kind,
 
 /* Leave the converged fast path: write the common PC to every lane. */
 void exec_warp_diverge(Warp *w);
+/* Take the fast path again when every runnable lane is at one PC. */
+void exec_warp_try_converge(Warp *w);
+/* Set up warp id of block b at the kernel's entry (exec_run.c). */
+void exec_warp_init(Exec *x, Block *b, Warp *w, int id);
 
 /* ---- memory access (exec_mem.c) ---------------------------------------- */
 /* Host pointer for `size` bytes at address a in space sp for lane l, or NULL
@@ -247,6 +319,7 @@ typedef struct DecodeCtx {
     const PtxInst *pi;
     SimInst *in;
     uint32_t used;          /* bit i: modifier i was understood */
+    uint8_t cta_scope;      /* the instruction has a .cta modifier */
     SimError *err;
 } DecodeCtx;
 
@@ -314,6 +387,7 @@ SimStatus dec_mov(DecodeCtx *c);     /* exec_arith.c: mov cvta */
 SimStatus dec_mem(DecodeCtx *c);     /* exec_mem.c: ld st atom red cp.async */
 SimStatus dec_ctrl(DecodeCtx *c);    /* exec_ctrl.c: bra ret exit call bar */
 SimStatus dec_warp(DecodeCtx *c);    /* exec_warp.c: shfl vote match redux */
+SimStatus dec_async(DecodeCtx *c);   /* exec_async.c: cp.async, mbarrier */
 
 /* ---- running (exec_run.c) ---------------------------------------------- */
 /* Launch function fidx of prog.  Returns SIM_OK or SIM_ERR_FAULT.  trace:
@@ -321,18 +395,74 @@ SimStatus dec_warp(DecodeCtx *c);    /* exec_warp.c: shfl vote match redux */
  * closes it). */
 SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx,
                       const DeviceLaunch *cfg, uint8_t *params,
-                      DeviceStats *stats, DeviceFault *fault, int nsm,
-                      char **out, size_t *out_len, TraceWriter *trace);
+                      DeviceStats *stats, DeviceFault *fault, const ExecOptions *opt,
+                      char **out, size_t *out_len);
+
+/* Issue one instruction of warp w (the scheduler picked it). */
+void exec_issue(Exec *x, Warp *w);
+/* Release block barrier id of b when enough threads arrived; true if it did. */
+bool exec_barrier_try_release(Exec *x, Block *b, int id);
+
+/* ---- scheduling (exec_sched.c) ----------------------------------------- */
+/* Run the whole grid: dispatch blocks to SMs, issue cycle by cycle, retire. */
+void exec_sched_run(Exec *x);
+
+/* ---- warp-synchronous instructions (exec_sync.c) ------------------------ */
+/* Lanes em of w reached warp-synchronous instruction in.  true: execute it
+ * now for em (the usual converged case); false: the lanes were parked until
+ * the rest of their member mask arrives (or a fault was recorded). */
+bool exec_sync_arrive(Exec *x, Warp *w, const SimInst *in, uint32_t em);
+/* Lanes of w stopped being able to arrive (exited, waiting at a block
+ * barrier): fault if parked lanes wait for them. */
+void exec_sync_check(Exec *x, Warp *w);
+/* Collectives over lanes g that may sit at different instructions of the
+ * same kind (exec_warp.c): each lane's operands from its own instruction. */
+void exec_collective(Exec *x, Warp *w, uint32_t g);
+
+/* "shfl.sync.idx", "vote.sync.ballot", ... for messages (exec_warp.c). */
+const char *exec_sync_kind_name(const SimInst *in);
+/* The handler of bar.warp.sync (exec_warp.c; decoded in exec_ctrl.c). */
+ExecFn exec_warp_sync_fn(void);
+
+/* ---- cp.async (exec_async.c) -------------------------------------------- */
+void exec_async_block_end(Exec *x, Block *b);
+/* The cp.async group thread tid of b is filling now. */
+uint32_t exec_async_open_group(const Block *b, uint32_t tid);
+
+/* The order in which the lanes of m apply one atomic instruction's element
+ * updates (--atomic-order): lanes into order[], returns how many. */
+int exec_atomic_order(Exec *x, uint32_t m, int order[WARP]);
+
+/* ---- race checking hooks (exec_race.c), called only when x->race -------- */
+enum { EXEC_RACE_READ, EXEC_RACE_WRITE, EXEC_RACE_ATOMIC, EXEC_RACE_ASYNC };
+void exec_race_mem(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op);
+void exec_race_block(Exec *x, Block *b, bool begin);
+void exec_race_barrier(Exec *x, Block *b);
+void exec_race_warp_sync(Exec *x, Warp *w, uint32_t m);
+/* Thread tid of b waited for its cp.async groups below `below`. */
+void exec_race_async_done(Exec *x, Block *b, uint32_t tid, uint32_t below);
+/* Race findings of the checker after the launch, appended to out[have..cap):
+ * returns the new count. */
+int exec_race_findings(const SimProgram *p, const DeviceLaunch *c, const struct RaceChecker *rc,
+                       DeviceRace *out, int have, int cap);
+/* With checking on: barrier id of b released although its threads met at
+ * different barrier instructions (pc1 of lane l1, pc2 of lane l2), or some
+ * exited without arriving (exited; w2/l2/pc2 name one). */
+void exec_race_barrier_divergence(Exec *x, Block *b, int id, const Warp *w1, int l1, int32_t pc1, const Warp *w2,
+                                  int l2, int32_t pc2, bool exited);
+/* Atomic order log (exec_race.c): one element update. */
+void exec_atomic_log(Exec *x, Warp *w, int lane, int space, uint64_t addr, uint64_t old, uint64_t val);
 
 /* ---- tracing hooks (exec_trace.c), called only when x->trace ----------- */
-void exec_trace_block(Exec *x, bool begin);              /* dispatch / retire */
+void exec_trace_block(Exec *x, const Block *b, bool begin); /* dispatch / retire */
 void exec_trace_issue(Exec *x, const Warp *w, const SimInst *in, uint32_t m);
-void exec_trace_turn(Exec *x, const Warp *w, uint64_t start); /* start: clock before */
+/* w stopped being able to issue (every lane waits or exited): its span. */
+void exec_trace_span(Exec *x, const Warp *w);
 void exec_trace_mem(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int kind);
 void exec_trace_atomic(Exec *x, const Warp *w, const SimInst *in, int lane, uint64_t addr,
                        uint64_t old, uint64_t val);
 void exec_trace_arrive(Exec *x, const Warp *w, uint32_t id, uint32_t m, uint32_t arrived);
-void exec_trace_release(Exec *x, uint32_t id, uint32_t released);
+void exec_trace_release(Exec *x, const Block *b, uint32_t id, uint32_t released);
 void exec_trace_collective(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int kind,
                            uint32_t member);
 void exec_trace_fault(Exec *x, const Warp *w, const SimInst *in, int lane);
@@ -343,7 +473,14 @@ void exec_trace_fault(Exec *x, const Warp *w, const SimInst *in, int lane);
 void exec_float_test_portable_fma(bool on);
 
 /* printf (exec_printf.c): format vprintf(fmt, args) for lane l into x->out. */
+typedef struct ExecPrint {
+    uint64_t block;
+    uint32_t tid;
+    size_t seq, start, len;
+} ExecPrint;
 void exec_vprintf(Exec *x, Warp *w, const SimInst *in, int l,
                   uint64_t fmt, uint64_t args);
+/* At the end of a launch: order the output by block, warp, then call. */
+void exec_printf_finish(Exec *x);
 
 #endif

@@ -1,7 +1,8 @@
-/* exec_mem.c: memory instructions -- ld, st, atom, red, cp.async, prefetch:
+/* exec_mem.c: memory instructions -- ld, st, atom, red, prefetch:
  * their decoder (dec_mem), address translation with bounds and alignment
  * checks (exec_addr), and the handlers.  Atomic element updates are applied
- * one read-modify-write at a time in lane order. */
+ * one read-modify-write at a time, in the order --atomic-order picks
+ * (exec_atomic_order). */
 #include "exec_int.h"
 #include "exec_lanes.h"
 
@@ -81,11 +82,11 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t 
     case PTX_SPACE_SHARED:
         if (a >= x->shared_size || size > x->shared_size - a)
             return fault_range(x, w, in, l, sp, a, size, x->shared_size);
-        return x->shared + a;
+        return w->blk->shared + a;
     case PTX_SPACE_LOCAL:
         if (a >= x->prog->local_size || size > x->prog->local_size - a)
             return fault_range(x, w, in, l, sp, a, size, x->prog->local_size);
-        return x->local + (uint64_t)tid * x->prog->local_size + a;
+        return w->blk->local + (uint64_t)tid * x->prog->local_size + a;
     case PTX_SPACE_CONST:
         if (write) {
             exec_fault(x, w, in, l, "out-of-bounds", a, "write to constant memory");
@@ -105,7 +106,7 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t 
     case SPACE_TPARAM:
         if (a >= x->prog->tparam_size || size > x->prog->tparam_size - a)
             return fault_range(x, w, in, l, sp, a, size, x->prog->tparam_size);
-        return x->tparam + (uint64_t)tid * x->prog->tparam_size + a;
+        return w->blk->tparam + (uint64_t)tid * x->prog->tparam_size + a;
     }
     exec_fault(x, w, in, l, "out-of-bounds", a, "bad state space");
     return NULL;
@@ -198,7 +199,7 @@ static bool region_of(Exec *x, Warp *w, const SimInst *in, uint32_t m, unsigned 
         rg->addr = al->addr;
         return true;
     }
-    case PTX_SPACE_SHARED: host = x->shared; limit = x->shared_size; break;
+    case PTX_SPACE_SHARED: host = w->blk->shared; limit = x->shared_size; break;
     case PTX_SPACE_CONST: host = x->prog->const_bank; limit = x->prog->const_size; break;
     case PTX_SPACE_PARAM: host = x->params; limit = x->params_size; break;
     default: return false;
@@ -288,6 +289,8 @@ static void ex_ld(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     count(x, in->space, false, m);
     if (x->trace)
         exec_trace_mem(x, w, in, m, TRACE_MEM_LOAD);
+    if (x->race)
+        exec_race_mem(x, w, in, m, EXEC_RACE_READ);
     if (ld_fast(x, w, in, m))
         return;
     for (uint32_t r = m; r; r &= r - 1) {
@@ -311,6 +314,8 @@ static void ex_st(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     count(x, in->space, true, m);
     if (x->trace)
         exec_trace_mem(x, w, in, m, TRACE_MEM_STORE);
+    if (x->race)
+        exec_race_mem(x, w, in, m, EXEC_RACE_WRITE);
     if (st_fast(x, w, in, m))
         return;
     for (uint32_t r = m; r; r &= r - 1) {
@@ -353,6 +358,43 @@ static uint64_t atom_apply(const SimInst *in, bool global, uint64_t old, uint64_
     return old;
 }
 
+int exec_atomic_order(Exec *x, uint32_t m, int order[WARP])
+{
+    int n = 0;
+    for (uint32_t r = m; r; r &= r - 1)
+        order[n++] = __builtin_ctz(r);
+    int mode = x->cfg->atomic_order;
+    if (mode == DEVICE_ATOMIC_ADVERSARIAL) /* alternately reversed and a random rotation */
+        mode = (x->atom_flip++ & 1) ? DEVICE_ATOMIC_REVERSE : -1;
+    switch (mode) {
+    case DEVICE_ATOMIC_REVERSE:
+        for (int i = 0; i < n / 2; i++) {
+            int t = order[i];
+            order[i] = order[n - 1 - i];
+            order[n - 1 - i] = t;
+        }
+        break;
+    case DEVICE_ATOMIC_RANDOM: /* Fisher-Yates */
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)exec_rand_below(x, (uint32_t)i + 1), t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        break;
+    case -1:
+        if (n > 1) {
+            int rot = 1 + (int)exec_rand_below(x, (uint32_t)n - 1), tmp[WARP];
+            for (int i = 0; i < n; i++)
+                tmp[i] = order[(i + rot) % n];
+            memcpy(order, tmp, (size_t)n * sizeof *order);
+        }
+        break;
+    default:
+        break;
+    }
+    return n;
+}
+
 static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     unsigned sz = in->size;
@@ -362,8 +404,12 @@ static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     uint64_t wm = lanes_wmask((int)sz);
     if (x->trace)
         exec_trace_mem(x, w, in, m, TRACE_MEM_ATOMIC);
-    for (uint32_t r = m; r; r &= r - 1) { /* lane order: one RMW per element */
-        int l = __builtin_ctz(r);
+    if (x->race)
+        exec_race_mem(x, w, in, m, EXEC_RACE_ATOMIC);
+    int order[WARP];
+    int n = exec_atomic_order(x, m, order);
+    for (int i = 0; i < n; i++) { /* one read-modify-write per element, in order */
+        int l = order[i];
         uint64_t a = lane_addr(x, w, in, l);
         uint8_t *p = exec_addr(x, w, in, l, in->space, a, sz, true);
         if (!p)
@@ -375,32 +421,10 @@ static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         store_val(p, sz, nv);
         if (x->trace) /* atomics are rare: the lane loop is not a hot one */
             exec_trace_atomic(x, w, in, l, a, old, nv);
+        if (x->alog)
+            exec_atomic_log(x, w, l, global ? PTX_SPACE_GLOBAL : PTX_SPACE_SHARED, a, old, nv);
         if (in->d >= 0)
             exec_reg(w, in->d)[l] = old;
-    }
-}
-
-/* cp.async: a plain copy at issue time (the asynchrony is modelled later). */
-static void ex_cp_async(Exec *x, Warp *w, const SimInst *in, uint32_t m)
-{
-    unsigned n = in->size;
-    if (x->trace)
-        exec_trace_mem(x, w, in, m, TRACE_MEM_CP_ASYNC);
-    for (uint32_t r = m; r; r &= r - 1) {
-        int l = __builtin_ctz(r);
-        uint64_t dst = exec_src(x, w, in->base)[l] + (uint64_t)in->off;
-        uint64_t src = exec_src(x, w, in->s[0])[l] + (uint64_t)in->target;
-        unsigned srcsize = in->s[1] != -1 ? (unsigned)exec_src(x, w, in->s[1])[l] : n;
-        if (srcsize > n)
-            srcsize = n;
-        uint8_t *pd = exec_addr(x, w, in, l, PTX_SPACE_SHARED, dst, n, true);
-        if (!pd)
-            return;
-        uint8_t *ps = srcsize ? exec_addr(x, w, in, l, PTX_SPACE_GLOBAL, src, srcsize, false) : pd;
-        if (!ps)
-            return;
-        memmove(pd, ps, srcsize);
-        memset(pd + srcsize, 0, n - srcsize);
     }
 }
 
@@ -449,40 +473,6 @@ SimStatus dec_mem(DecodeCtx *c)
         in->fn = ex_nop;
         return SIM_OK;
     }
-    if (!strcmp(op, "cp")) {
-        if (!dec_mod(c, "async"))
-            return dec_fail(c, "only cp.async is supported");
-        if (dec_mod(c, "commit_group") || dec_mod(c, "wait_group") || dec_mod(c, "wait_all")) {
-            in->fn = ex_nop;
-            return SIM_OK;
-        }
-        if (dec_mod(c, "bulk"))
-            return dec_fail(c, "cp.async.bulk (TMA) is not supported");
-        if (!dec_mod(c, "shared") || !dec_mod(c, "global"))
-            return dec_fail(c, "expected cp.async.{ca,cg}.shared.global");
-        dec_mod(c, "cta");
-        if (c->pi->n_opnds < 3)
-            return dec_fail(c, "expected [dst], [src], size");
-        const PtxOperand *sz = &c->pi->opnds[2];
-        if (sz->kind != PTX_OPND_IMM_INT || (sz->ival != 4 && sz->ival != 8 && sz->ival != 16))
-            return dec_fail(c, "copy size must be 4, 8 or 16");
-        in->size = (uint8_t)sz->ival;
-        int32_t sbase;
-        int64_t soff;
-        if (dec_addr(c, 0, &in->base, &in->off, &vspace) || dec_addr(c, 1, &sbase, &soff, &vspace))
-            return c->err->status;
-        if (in->base < 0)
-            in->base = dec_konst(c, 0);
-        in->s[0] = sbase >= 0 ? sbase : dec_konst(c, 0);
-        in->target = (int32_t)soff;
-        if (soff != in->target)
-            return dec_fail(c, "source offset too large");
-        if (c->pi->n_opnds > 3 && dec_src(c, 3, PTX_T_U32, &in->s[1]))
-            return c->err->status;
-        in->fn = ex_cp_async;
-        return SIM_OK;
-    }
-
     bool is_ld = !strcmp(op, "ld") || !strcmp(op, "ldu");
     bool is_st = !strcmp(op, "st");
     bool is_atom = !strcmp(op, "atom"), is_red = !strcmp(op, "red");
@@ -534,6 +524,7 @@ SimStatus dec_mem(DecodeCtx *c)
         in->sub = (uint8_t)k;
         if (dec_types(c, ts) != 1)
             return dec_fail(c, "expected one type");
+        in->scope = c->cta_scope;
         PtxType t = ts[0];
         int size = ptx_type_size(t);
         if ((size != 4 && size != 8) || t == PTX_T_F16X2)

@@ -55,7 +55,64 @@ static bool read_str(Exec *x, Warp *w, const SimInst *in, int l, uint64_t a, cha
     return true;
 }
 
+static void vprintf_body(Exec *x, Warp *w, const SimInst *in, int l, uint64_t fmt, uint64_t args);
+
+/* One printf call's text, remembered with who printed it so that the
+ * launch's output can be put in block, warp, lane order at the end. */
 void exec_vprintf(Exec *x, Warp *w, const SimInst *in, int l, uint64_t fmt, uint64_t args)
+{
+    size_t start = x->out_len;
+    vprintf_body(x, w, in, l, fmt, args);
+    if (x->out_len == start)
+        return;
+    if (x->n_prints == x->cap_prints) {
+        size_t cap = x->cap_prints ? x->cap_prints * 2 : 64;
+        ExecPrint *np = realloc(x->prints, cap * sizeof *np);
+        if (!np)
+            return;
+        x->prints = np;
+        x->cap_prints = cap;
+    }
+    x->prints[x->n_prints++] = (ExecPrint){.block = w->blk->linear, .tid = (uint32_t)exec_tid(w, l),
+                                           .seq = x->n_prints, .start = start, .len = x->out_len - start};
+}
+
+static int print_cmp(const void *a, const void *b)
+{
+    const ExecPrint *p = a, *q = b;
+    if (p->block != q->block)
+        return p->block < q->block ? -1 : 1;
+    if (p->tid / WARP != q->tid / WARP)
+        return p->tid / WARP < q->tid / WARP ? -1 : 1;
+    if (p->seq != q->seq) /* a warp's lanes print one call after another */
+        return p->seq < q->seq ? -1 : 1;
+    return 0;
+}
+
+void exec_printf_finish(Exec *x)
+{
+    if (x->n_prints > 1 && x->out) {
+        qsort(x->prints, x->n_prints, sizeof *x->prints, print_cmp);
+        char *sorted = malloc(x->out_len + 1);
+        if (sorted) {
+            size_t o = 0;
+            for (size_t i = 0; i < x->n_prints; i++) {
+                memcpy(sorted + o, x->out + x->prints[i].start, x->prints[i].len);
+                o += x->prints[i].len;
+            }
+            sorted[o] = 0;
+            free(x->out);
+            x->out = sorted;
+            x->out_len = o;
+            x->out_cap = o + 1;
+        }
+    }
+    free(x->prints);
+    x->prints = NULL;
+    x->n_prints = x->cap_prints = 0;
+}
+
+static void vprintf_body(Exec *x, Warp *w, const SimInst *in, int l, uint64_t fmt, uint64_t args)
 {
     char f[1024];
     if (!read_str(x, w, in, l, fmt, f, sizeof f))

@@ -1,13 +1,15 @@
-/* exec_run.c: running a launch -- grid -> blocks -> warps -> lanes.
+/* exec_run.c: running a launch -- one warp instruction at a time, block
+ * barriers, faults, and the launch itself (exec_sched.c decides which warp
+ * of which resident block issues when).
  *
- * Blocks run one after another in launch order (x fastest).  Inside a block
- * the warps take turns, each running up to a quantum of instructions or
- * until all its lanes wait at a barrier or have exited.  Every lane has its
- * own PC (independent thread scheduling, Volta and later): a warp issues the
- * group of runnable lanes at the lowest PC, so lanes that branched apart run
- * in turns and reconverge as soon as their PCs meet again.  While all
- * runnable lanes share one PC the warp is "converged" and takes a fast path
- * that keeps a single PC. */
+ * Every lane has its own PC: a warp issues the group of runnable lanes at
+ * the lowest PC, so lanes that branched apart run in turns and reconverge as
+ * soon as their PCs meet again.  Under independent thread scheduling (its,
+ * the default) a diverged group that keeps looping yields to the others
+ * every SPIN_YIELD backward branches, so a lane spinning on a flag another
+ * lane of its warp sets still makes progress, as on Volta and later; under
+ * the pre-Volta stack model it never yields.  While all runnable lanes share
+ * one PC the warp is "converged" and takes a fast path with a single PC. */
 #include "exec_int.h"
 
 #include <stdarg.h>
@@ -16,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#define QUANTUM 64
+#define SPIN_YIELD 64
 
 void exec_fault(Exec *x, Warp *w, const SimInst *in, int lane, const char *kind,
                 uint64_t addr, const char *fmt, ...)
@@ -34,7 +36,7 @@ void exec_fault(Exec *x, Warp *w, const SimInst *in, int lane, const char *kind,
     va_start(ap, fmt);
     vsnprintf(f->msg, sizeof f->msg, fmt, ap);
     va_end(ap);
-    f->block = x->ctaid;
+    f->block = w ? w->blk->ctaid : (DeviceDim3){0, 0, 0};
     f->addr = addr;
     f->warp = w ? w->id : -1;
     f->lane = lane;
@@ -131,10 +133,12 @@ static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t 
         *lo = *hi = SLOT_COUNT;
 }
 
-static void warp_init(Exec *x, Warp *w, int id, int32_t reg_lo, int32_t reg_hi)
+void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
 {
     SimProgram *p = x->prog;
     const DeviceLaunch *c = x->cfg;
+    int32_t reg_lo = x->reg_lo, reg_hi = x->reg_hi;
+    w->blk = b;
     memset(w->r + (size_t)reg_lo * WARP, 0, (size_t)(reg_hi - reg_lo) * WARP * sizeof *w->r);
     memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
     w->id = id;
@@ -152,16 +156,16 @@ static void warp_init(Exec *x, Warp *w, int id, int32_t reg_lo, int32_t reg_hi)
         r[SLOT_NTID_X * WARP + l] = c->block.x;
         r[SLOT_NTID_Y * WARP + l] = c->block.y;
         r[SLOT_NTID_Z * WARP + l] = c->block.z;
-        r[SLOT_CTAID_X * WARP + l] = x->ctaid.x;
-        r[SLOT_CTAID_Y * WARP + l] = x->ctaid.y;
-        r[SLOT_CTAID_Z * WARP + l] = x->ctaid.z;
+        r[SLOT_CTAID_X * WARP + l] = b->ctaid.x;
+        r[SLOT_CTAID_Y * WARP + l] = b->ctaid.y;
+        r[SLOT_CTAID_Z * WARP + l] = b->ctaid.z;
         r[SLOT_NCTAID_X * WARP + l] = c->grid.x;
         r[SLOT_NCTAID_Y * WARP + l] = c->grid.y;
         r[SLOT_NCTAID_Z * WARP + l] = c->grid.z;
         r[SLOT_LANEID * WARP + l] = (uint64_t)l;
         r[SLOT_WARPID * WARP + l] = (uint64_t)id;
         r[SLOT_NWARPID * WARP + l] = 64;
-        r[SLOT_SMID * WARP + l] = 0;
+        r[SLOT_SMID * WARP + l] = (uint64_t)b->sm;
         r[SLOT_NSMID * WARP + l] = (uint64_t)x->nsm;
         r[SLOT_GRIDID * WARP + l] = 1;
         r[SLOT_LANEMASK_EQ * WARP + l] = 1u << l;
@@ -178,6 +182,11 @@ static void warp_init(Exec *x, Warp *w, int id, int32_t reg_lo, int32_t reg_hi)
     w->exited = ~w->present;
     w->barwait = 0;
     w->bar_skip = 0;
+    w->syncwait = 0;
+    w->spin = 0;
+    w->yield_pc = -1;
+    w->trace_mask = 0;
+    w->span_start = x->cycle;
     w->upc = p->funcs[x->fidx].entry_pc;
     w->conv = true;
 }
@@ -195,7 +204,7 @@ void exec_warp_diverge(Warp *w)
 /* Take the converged fast path again when every runnable lane is at one
  * PC (what the next scheduling step would find; done early after a
  * barrier release, where the whole warp usually waits at one bar.sync). */
-static void warp_try_converge(Warp *w)
+void exec_warp_try_converge(Warp *w)
 {
     if (w->conv || !w->run)
         return;
@@ -207,103 +216,166 @@ static void warp_try_converge(Warp *w)
     w->upc = pc;
 }
 
-/* Run warp w for up to n instructions. */
-static void warp_run(Exec *x, Warp *w, int n)
+/* The group of runnable lanes a diverged warp issues next: the lowest PC,
+ * or once after a yield the lowest PC above the yielding group's. */
+static int32_t pick_group(Warp *w, uint32_t *mask)
+{
+    int32_t pc = INT32_MAX, above = INT32_MAX;
+    uint32_t m = 0, ma = 0;
+    int32_t y = w->yield_pc;
+    for (uint32_t r = w->run; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        int32_t p = w->pc[l];
+        if (p < pc) {
+            pc = p;
+            m = 1u << l;
+        } else if (p == pc) {
+            m |= 1u << l;
+        }
+        if (y >= 0 && p > y) {
+            if (p < above) {
+                above = p;
+                ma = 1u << l;
+            } else if (p == above) {
+                ma |= 1u << l;
+            }
+        }
+    }
+    w->yield_pc = -1;
+    if (ma) {
+        *mask = ma;
+        return above;
+    }
+    *mask = m;
+    return pc;
+}
+
+void exec_issue(Exec *x, Warp *w)
 {
     const SimInst *insts = x->prog->insts;
     DeviceStats *st = x->stats;
-    while (n-- > 0 && w->run) {
-        int32_t pc;
-        uint32_t m;
+    int32_t pc;
+    uint32_t m;
+    if (w->conv) {
+        pc = w->upc;
+        m = w->run;
+    } else {
+        pc = pick_group(w, &m);
+        if (m == w->run) {
+            w->conv = true;
+            w->upc = pc;
+        }
+    }
+    const SimInst *in = &insts[pc];
+    uint32_t em = m;
+    if (in->guard >= 0) {
+        uint32_t g = w->p[in->guard];
+        em &= in->guard_neg ? ~g : g;
+    }
+    if (x->trace)
+        exec_trace_issue(x, w, in, m);
+    st->warp_insts++;
+    st->thread_insts += (uint64_t)exec_popc(em);
+    if (in->wsync && em && !exec_sync_arrive(x, w, in, em)) {
+        /* parked (or faulted): lanes whose guard is false go on */
+        exec_warp_diverge(w);
+        for (uint32_t r = m & ~em; r; r &= r - 1)
+            w->pc[__builtin_ctz(r)]++;
+    } else if (in->flow == SIM_FLOW_NEXT) {
+        if (em)
+            in->fn(x, w, in, em);
+        if (w->conv)
+            w->upc++;
+        else
+            for (uint32_t r = m; r; r &= r - 1)
+                w->pc[__builtin_ctz(r)]++;
+    } else if (in->flow == SIM_FLOW_BRANCH) {
+        if (em)
+            in->fn(x, w, in, em); /* e.g. counts; the move is done here */
         if (w->conv) {
-            pc = w->upc;
-            m = w->run;
-        } else {
-            pc = INT32_MAX;
-            m = 0;
-            for (uint32_t r = w->run; r; r &= r - 1) {
-                int l = __builtin_ctz(r);
-                if (w->pc[l] < pc) {
-                    pc = w->pc[l];
-                    m = 1u << l;
-                } else if (w->pc[l] == pc) {
-                    m |= 1u << l;
-                }
-            }
-            if (m == w->run) {
-                w->conv = true;
-                w->upc = pc;
-            }
-        }
-        const SimInst *in = &insts[pc];
-        uint32_t em = m;
-        if (in->guard >= 0) {
-            uint32_t g = w->p[in->guard];
-            em &= in->guard_neg ? ~g : g;
-        }
-        if (x->trace)
-            exec_trace_issue(x, w, in, m);
-        st->warp_insts++;
-        st->thread_insts += (uint64_t)exec_popc(em);
-        if (in->flow == SIM_FLOW_NEXT) {
-            if (em)
-                in->fn(x, w, in, em);
-            if (w->conv)
+            if (em == m) {
+                w->upc = in->target;
+            } else if (em == 0) {
                 w->upc++;
-            else
-                for (uint32_t r = m; r; r &= r - 1)
-                    w->pc[__builtin_ctz(r)]++;
-        } else if (in->flow == SIM_FLOW_BRANCH) {
-            if (em)
-                in->fn(x, w, in, em); /* e.g. counts; the move is done here */
-            if (w->conv) {
-                if (em == m) {
-                    w->upc = in->target;
-                } else if (em == 0) {
-                    w->upc++;
-                } else {
-                    for (uint32_t r = m; r; r &= r - 1) {
-                        int l = __builtin_ctz(r);
-                        w->pc[l] = (em >> l & 1) ? in->target : pc + 1;
-                    }
-                    w->conv = false;
-                    st->divergent_branches++;
-                }
             } else {
                 for (uint32_t r = m; r; r &= r - 1) {
                     int l = __builtin_ctz(r);
-                    w->pc[l] = (em >> l & 1) ? in->target : w->pc[l] + 1;
+                    w->pc[l] = (em >> l & 1) ? in->target : pc + 1;
                 }
+                w->conv = false;
+                st->divergent_branches++;
             }
         } else {
-            exec_warp_diverge(w);
-            if (em)
-                in->fn(x, w, in, em);
-            for (uint32_t r = m & ~em; r; r &= r - 1)
-                w->pc[__builtin_ctz(r)]++;
+            for (uint32_t r = m; r; r &= r - 1) {
+                int l = __builtin_ctz(r);
+                w->pc[l] = (em >> l & 1) ? in->target : w->pc[l] + 1;
+            }
+            /* a diverged group looping back: under its, yield now and then */
+            if (em && in->target <= pc && x->cfg->divergence == DEVICE_DIV_ITS && ++w->spin >= SPIN_YIELD) {
+                w->spin = 0;
+                w->yield_pc = in->target;
+            }
         }
-        if (x->faulted)
-            return;
-        if (st->warp_insts >= x->budget) {
-            exec_fault(x, w, in, __builtin_ctz(m), "budget-exceeded", 0,
-                       "the launch executed %llu warp instructions, its instruction budget "
-                       "(an infinite loop?)", (unsigned long long)st->warp_insts);
-            return;
-        }
+    } else {
+        exec_warp_diverge(w);
+        if (em)
+            in->fn(x, w, in, em);
+        for (uint32_t r = m & ~em; r; r &= r - 1)
+            w->pc[__builtin_ctz(r)]++;
     }
+    if (x->faulted)
+        return;
+    if (st->warp_insts >= x->budget)
+        exec_fault(x, w, in, __builtin_ctz(m), "budget-exceeded", 0,
+                   "the launch executed %llu warp instructions, its instruction budget "
+                   "(an infinite loop?)", (unsigned long long)st->warp_insts);
 }
 
-/* Release barrier id when enough threads have arrived. */
-static bool barrier_try_release(Exec *x, int id)
+/* Checking: barrier id of blk releases with arrivals from different
+ * barrier instructions, or without the threads that exited.  Called before
+ * the waiting lanes move on (their pcs are one past the barrier). */
+static void barrier_divergence(Exec *x, Block *blk, int id)
 {
-    SimBarrier *b = &x->bar[id];
+    SimBarrier *b = &blk->bar[id];
+    const Warp *w1 = NULL, *w2 = NULL;
+    int l1 = -1, l2 = -1;
+    for (int wi = 0; wi < x->nwarps && !w2; wi++) {
+        const Warp *w = &blk->warps[wi];
+        for (uint32_t r = w->barwait; r; r &= r - 1) {
+            int l = __builtin_ctz(r);
+            if (w->barid[l] != id)
+                continue;
+            if (!w1 && w->pc[l] - 1 == b->pc) {
+                w1 = w;
+                l1 = l;
+            } else if (b->mixed && !w2 && w->pc[l] - 1 != b->pc) {
+                w2 = w;
+                l2 = l;
+            }
+        }
+        if (!b->mixed && !w2 && w->exited & w->present) {
+            w2 = w;
+            l2 = __builtin_ctz(w->exited & w->present);
+        }
+    }
+    if (w1 && w2)
+        exec_race_barrier_divergence(x, blk, id, w1, l1, b->pc, w2, l2, b->mixed ? w2->pc[l2] - 1 : w2->pc[l2],
+                                     !b->mixed);
+}
+
+/* Release barrier id of block b when enough threads have arrived. */
+bool exec_barrier_try_release(Exec *x, Block *blk, int id)
+{
+    SimBarrier *b = &blk->bar[id];
     if (!b->arrived)
         return false;
-    uint32_t need = b->expected ? b->expected : (uint32_t)x->nthreads - x->exited_threads;
+    uint32_t need = b->expected ? b->expected : (uint32_t)x->nthreads - blk->exited_threads;
     if (b->arrived < need)
         return false;
+    if (x->races && !b->expected && (b->mixed || b->arrived < (uint32_t)x->nthreads))
+        barrier_divergence(x, blk, id);
     for (int wi = 0; wi < x->nwarps; wi++) {
-        Warp *w = &x->warps[wi];
+        Warp *w = &blk->warps[wi];
         uint32_t rel = 0;
         for (uint32_t r = w->barwait; r; r &= r - 1) {
             int l = __builtin_ctz(r);
@@ -339,71 +411,28 @@ static bool barrier_try_release(Exec *x, int id)
             }
             exec_warp_diverge(w);
             w->barwait &= ~rel;
+            if (!w->run)
+                w->span_start = x->cycle;
             w->run |= rel;
-            warp_try_converge(w);
+            exec_warp_try_converge(w);
         }
     }
+    if (x->race && !b->expected)
+        exec_race_barrier(x, blk);
     if (x->trace)
-        exec_trace_release(x, (uint32_t)id, b->arrived);
+        exec_trace_release(x, blk, (uint32_t)id, b->arrived);
     b->arrived = 0;
     b->expected = 0;
+    b->mixed = false;
     b->red_popc = 0;
     b->gen++;
     x->stats->barriers++;
     return true;
 }
 
-static void run_block(Exec *x)
-{
-    for (;;) {
-        bool any_run = false, any_wait = false;
-        for (int wi = 0; wi < x->nwarps; wi++) {
-            Warp *w = &x->warps[wi];
-            if (w->run) {
-                uint64_t start = x->stats->warp_insts;
-                warp_run(x, w, QUANTUM);
-                if (x->trace)
-                    exec_trace_turn(x, w, start);
-                if (x->faulted)
-                    return;
-                any_run = true;
-            }
-            if (w->barwait)
-                any_wait = true;
-        }
-        bool released = false;
-        if (any_wait)
-            for (int id = 0; id < 16; id++) {
-                released |= barrier_try_release(x, id);
-                if (x->faulted)
-                    return;
-            }
-        if (!any_run && !released) {
-            if (!any_wait)
-                return; /* every thread exited */
-            /* nobody can run and no barrier can release: deadlock */
-            for (int wi = 0; wi < x->nwarps; wi++) {
-                Warp *w = &x->warps[wi];
-                if (w->barwait) {
-                    int l = __builtin_ctz(w->barwait);
-                    int id = w->barid[l];
-                    uint32_t need = x->bar[id].expected ? x->bar[id].expected
-                                                        : (uint32_t)x->nthreads - x->exited_threads;
-                    const SimInst *in = &x->prog->insts[w->pc[l] - 1];
-                    exec_fault(x, w, in, l, "deadlock", 0,
-                               "barrier %d waits for %u threads but only %u arrived and no other "
-                               "thread can run (barrier divergence)", id, need, x->bar[id].arrived);
-                    return;
-                }
-            }
-            return;
-        }
-    }
-}
-
 SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunch *cfg,
-                      uint8_t *params, DeviceStats *stats, DeviceFault *fault, int nsm,
-                      char **out, size_t *out_len, TraceWriter *trace)
+                      uint8_t *params, DeviceStats *stats, DeviceFault *fault, const ExecOptions *opt,
+                      char **out, size_t *out_len)
 {
     Exec x;
     memset(&x, 0, sizeof x);
@@ -424,13 +453,27 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.fidx = fidx;
     x.stats = stats;
     x.fault = fault;
-    x.nsm = nsm;
-    x.trace = trace;
+    x.trace = opt->trace;
+    x.race = opt->race;
+    x.alog = opt->alog;
+    x.n_alog = opt->n_alog;
+    x.races = opt->race ? opt->races : NULL;
+    x.n_races = opt->n_races;
+    x.rng = cfg->seed ^ 0x5741525053494dull; /* "WARPSIM" */
     x.budget = cfg->inst_budget ? cfg->inst_budget : 10000000000ull;
     x.nthreads = (int)(cfg->block.x * cfg->block.y * cfg->block.z);
     x.nwarps = (x.nthreads + WARP - 1) / WARP;
     x.dyn_smem = cfg->smem;
     x.shared_size = prog->funcs[fidx].static_smem + cfg->smem;
+    x.nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+    x.nsm = opt->nsm > 0 ? opt->nsm : 1;
+    x.per_sm = opt->blocks_per_sm > 0 ? opt->blocks_per_sm : 1;
+    /* no more slots than blocks: a small grid uses a few SMs only */
+    if ((uint64_t)x.nsm > x.nblocks)
+        x.nsm = (int)x.nblocks;
+    if ((uint64_t)x.nsm * (uint64_t)x.per_sm > x.nblocks)
+        x.per_sm = (int)((x.nblocks + (uint64_t)x.nsm - 1) / (uint64_t)x.nsm);
+    x.nslots = x.nsm * x.per_sm;
     SimStatus rc = SIM_ERR_FAULT;
     if (prog->ptx->funcs[fidx].is_extern) { /* its pcs would be the next function's */
         exec_fault(&x, NULL, NULL, -1, "unsupported", 0,
@@ -439,57 +482,68 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         goto done;
     }
     rc = SIM_ERR_NOMEM;
-    x.shared = calloc(1, x.shared_size + 1);
-    x.local = calloc((size_t)x.nthreads, prog->local_size + 1);
-    x.tparam = calloc((size_t)x.nthreads, prog->tparam_size + 1);
-    x.warps = calloc((size_t)x.nwarps, sizeof *x.warps);
-    if (!x.shared || !x.local || !x.tparam || !x.warps)
+    x.blocks = calloc((size_t)x.nslots, sizeof *x.blocks);
+    x.sms = calloc((size_t)x.nsm, sizeof *x.sms);
+    if (!x.blocks || !x.sms)
         goto done;
-    for (int i = 0; i < x.nwarps; i++) {
-        Warp *w = &x.warps[i];
-        w->r = malloc((size_t)prog->n_regs * WARP * sizeof *w->r);
-        w->p = malloc((size_t)(prog->n_preds + 1) * sizeof *w->p);
-        w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
-        if (!w->r || !w->p || !w->retpc)
+    for (int s = 0; s < x.nsm; s++) {
+        x.sms[s].first_slot = s * x.per_sm;
+        x.sms[s].wl = calloc((size_t)x.per_sm * (size_t)x.nwarps, sizeof *x.sms[s].wl);
+        if (!x.sms[s].wl)
             goto done;
     }
-    int32_t reg_lo, reg_hi;
-    launch_reg_span(prog, fidx, &reg_lo, &reg_hi);
+    for (int i = 0; i < x.nslots; i++) {
+        Block *b = &x.blocks[i];
+        b->sm = i / x.per_sm;
+        b->shared = calloc(1, x.shared_size + 1);
+        b->local = calloc((size_t)x.nthreads, prog->local_size + 1);
+        b->tparam = calloc((size_t)x.nthreads, prog->tparam_size + 1);
+        b->warps = calloc((size_t)x.nwarps, sizeof *b->warps);
+        if (!b->shared || !b->local || !b->tparam || !b->warps)
+            goto done;
+        for (int k = 0; k < x.nwarps; k++) {
+            Warp *w = &b->warps[k];
+            w->r = malloc((size_t)prog->n_regs * WARP * sizeof *w->r);
+            w->p = malloc((size_t)(prog->n_preds + 1) * sizeof *w->p);
+            w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
+            if (!w->r || !w->p || !w->retpc)
+                goto done;
+            w->blk = b;
+        }
+    }
+    launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    stats->threads = (uint64_t)x.nthreads * cfg->grid.x * cfg->grid.y * cfg->grid.z;
-    for (unsigned bz = 0; bz < cfg->grid.z && !x.faulted; bz++)
-        for (unsigned by = 0; by < cfg->grid.y && !x.faulted; by++)
-            for (unsigned bx = 0; bx < cfg->grid.x && !x.faulted; bx++) {
-                x.ctaid = (DeviceDim3){bx, by, bz};
-                memset(x.shared, 0, x.shared_size);
-                memset(x.local, 0, (size_t)x.nthreads * prog->local_size);
-                memset(x.bar, 0, sizeof x.bar);
-                x.exited_threads = 0;
-                for (int i = 0; i < x.nwarps; i++)
-                    warp_init(&x, &x.warps[i], i, reg_lo, reg_hi);
-                stats->warps += (uint64_t)x.nwarps;
-                if (x.trace)
-                    exec_trace_block(&x, true);
-                run_block(&x);
-                stats->blocks++;
-                if (x.trace)
-                    exec_trace_block(&x, false);
-            }
+    stats->threads = (uint64_t)x.nthreads * x.nblocks;
+    exec_sched_run(&x);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    stats->cycles = x.cycle;
+    if (x.trace)
+        trace_writer_advance(x.trace, x.cycle);
     rc = x.faulted ? SIM_ERR_FAULT : SIM_OK;
 done:
-    if (x.warps)
-        for (int i = 0; i < x.nwarps; i++) {
-            free(x.warps[i].r);
-            free(x.warps[i].p);
-            free(x.warps[i].retpc);
+    if (x.blocks)
+        for (int i = 0; i < x.nslots; i++) {
+            Block *b = &x.blocks[i];
+            if (b->warps)
+                for (int k = 0; k < x.nwarps; k++) {
+                    free(b->warps[k].r);
+                    free(b->warps[k].p);
+                    free(b->warps[k].retpc);
+                }
+            exec_async_block_end(&x, b);
+            free(b->warps);
+            free(b->shared);
+            free(b->local);
+            free(b->tparam);
         }
-    free(x.warps);
-    free(x.shared);
-    free(x.local);
-    free(x.tparam);
+    if (x.sms)
+        for (int s = 0; s < x.nsm; s++)
+            free(x.sms[s].wl);
+    free(x.sms);
+    free(x.blocks);
+    exec_printf_finish(&x);
     *out = x.out;
     *out_len = x.out_len;
     return rc;

@@ -1,43 +1,38 @@
 /* exec_trace.c: the executor's side of tracing.  The hooks in exec_run.c,
- * exec_mem.c, exec_ctrl.c and exec_warp.c are one line each, behind
- * `if (x->trace)`; these functions turn the executor's state into trace
- * events (trace.h) and decide by level what gets written.  The cycle is the
- * launch's warp-instruction clock (stats.warp_insts); block i runs on SM
- * i % sm_count (see traces/FORMAT.md). */
+ * exec_sched.c, exec_mem.c, exec_ctrl.c and exec_warp.c are one line each,
+ * behind `if (x->trace)`; these functions turn the executor's state into
+ * trace events (trace.h) and decide by level what gets written.  The cycle
+ * is the launch's cycle clock (exec_sched.c; see traces/FORMAT.md). */
 #include "exec_int.h"
 
 #include <string.h>
 
-static uint64_t clock_now(const Exec *x) { return x->stats->warp_insts; }
-
-/* The cycle of the instruction whose handler is running: warp_run counted
- * it before calling the handler. */
-static uint64_t clock_inst(const Exec *x) { return x->stats->warp_insts ? x->stats->warp_insts - 1 : 0; }
-
-static uint64_t block_index(const Exec *x)
-{
-    const DeviceLaunch *c = x->cfg;
-    return x->ctaid.x + (uint64_t)c->grid.x * (x->ctaid.y + (uint64_t)c->grid.y * x->ctaid.z);
-}
+/* Everything is recorded at the cycle it happens in (retiring, dispatching
+ * and barrier releases too); the END record carries the launch's length. */
+static uint64_t clock_inst(const Exec *x) { return x->cycle; }
+static uint64_t clock_now(const Exec *x) { return x->cycle; }
 
 static uint32_t pc_of(const Exec *x, const SimInst *in) { return (uint32_t)(in - x->prog->insts); }
 
 static int level(const Exec *x) { return trace_writer_level(x->trace); }
 
-void exec_trace_block(Exec *x, bool begin)
+void exec_trace_block(Exec *x, const Block *b, bool begin)
 {
-    uint64_t b = block_index(x);
-    uint32_t sm = (uint32_t)(b % (uint64_t)(x->nsm > 0 ? x->nsm : 1));
     if (begin)
-        trace_block_begin(x->trace, b, sm, (uint32_t)x->nwarps, clock_now(x));
+        trace_block_begin(x->trace, b->linear, (uint32_t)b->sm, clock_now(x));
     else
-        trace_block_end(x->trace, b, sm, clock_now(x));
+        trace_block_end(x->trace, b->linear, (uint32_t)b->sm, clock_now(x));
 }
 
 void exec_trace_issue(Exec *x, const Warp *w, const SimInst *in, uint32_t m)
 {
     if (level(x) < TRACE_LEVEL_WARPS)
         return;
+    if (level(x) < TRACE_LEVEL_INSTRUCTIONS) { /* warps: only when the lanes change */
+        if (w->trace_mask == m)
+            return;
+        ((Warp *)w)->trace_mask = m;
+    }
     uint32_t file = TRACE_NONE, line = 0;
     const PtxModule *pm = x->prog->ptx;
     if (in->loc >= 0 && in->loc < pm->n_locs) { /* the outermost inlined location, as faults */
@@ -49,18 +44,19 @@ void exec_trace_issue(Exec *x, const Warp *w, const SimInst *in, uint32_t m)
             file = 2 + (uint32_t)l->file; /* strings: kernel, arch, then the files */
         line = l->line > 0 ? (uint32_t)l->line : 0;
     }
-    trace_issue(x->trace, (uint32_t)w->id, clock_now(x), pc_of(x, in), m,
+    trace_issue(x->trace, w->blk->linear, (uint32_t)w->id, clock_now(x), pc_of(x, in), m,
                 in->ptx_line > 0 ? (uint32_t)in->ptx_line : 0, file, line);
 }
 
-void exec_trace_turn(Exec *x, const Warp *w, uint64_t start)
+void exec_trace_span(Exec *x, const Warp *w)
 {
-    uint64_t now = clock_now(x);
-    if (level(x) < TRACE_LEVEL_WARPS || now == start)
+    if (level(x) < TRACE_LEVEL_WARPS)
         return;
-    TraceEvent ev = {.type = TRACE_EV_WARP_TURN, .cycle = now, .block = block_index(x)};
+    uint64_t now = clock_now(x); /* the cycle of its last issue */
+    TraceEvent ev = {.type = TRACE_EV_WARP_TURN, .cycle = now, .block = w->blk->linear};
     ev.u.turn.warp = (uint32_t)w->id;
-    ev.u.turn.count = (uint32_t)(now - start);
+    uint64_t len = now > w->span_start ? now - w->span_start : 0;
+    ev.u.turn.count = len > UINT32_MAX ? UINT32_MAX : (uint32_t)len;
     trace_write_event(x->trace, &ev);
 }
 
@@ -112,7 +108,7 @@ void exec_trace_mem(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int k
 {
     if (level(x) < TRACE_LEVEL_MEMORY)
         return;
-    TraceEvent ev = {.type = TRACE_EV_MEM, .cycle = clock_inst(x), .block = block_index(x)};
+    TraceEvent ev = {.type = TRACE_EV_MEM, .cycle = clock_inst(x), .block = w->blk->linear};
     ev.u.mem.warp = (uint32_t)w->id;
     ev.u.mem.pc = pc_of(x, in);
     ev.u.mem.mask = m;
@@ -151,7 +147,7 @@ void exec_trace_atomic(Exec *x, const Warp *w, const SimInst *in, int lane, uint
 {
     if (level(x) < TRACE_LEVEL_MEMORY)
         return;
-    TraceEvent ev = {.type = TRACE_EV_ATOMIC, .cycle = clock_inst(x), .block = block_index(x)};
+    TraceEvent ev = {.type = TRACE_EV_ATOMIC, .cycle = clock_inst(x), .block = w->blk->linear};
     ev.u.atom.warp = (uint32_t)w->id;
     ev.u.atom.lane = (uint32_t)lane;
     ev.u.atom.pc = pc_of(x, in);
@@ -172,7 +168,7 @@ void exec_trace_arrive(Exec *x, const Warp *w, uint32_t id, uint32_t m, uint32_t
 {
     if (level(x) < TRACE_LEVEL_WARPS)
         return;
-    TraceEvent ev = {.type = TRACE_EV_BAR_ARRIVE, .cycle = clock_inst(x), .block = block_index(x)};
+    TraceEvent ev = {.type = TRACE_EV_BAR_ARRIVE, .cycle = clock_inst(x), .block = w->blk->linear};
     ev.u.arrive.warp = (uint32_t)w->id;
     ev.u.arrive.id = id;
     ev.u.arrive.mask = m;
@@ -180,11 +176,11 @@ void exec_trace_arrive(Exec *x, const Warp *w, uint32_t id, uint32_t m, uint32_t
     trace_write_event(x->trace, &ev);
 }
 
-void exec_trace_release(Exec *x, uint32_t id, uint32_t released)
+void exec_trace_release(Exec *x, const Block *b, uint32_t id, uint32_t released)
 {
     if (level(x) < TRACE_LEVEL_WARPS)
         return;
-    TraceEvent ev = {.type = TRACE_EV_BAR_RELEASE, .cycle = clock_now(x), .block = block_index(x)};
+    TraceEvent ev = {.type = TRACE_EV_BAR_RELEASE, .cycle = clock_now(x), .block = b->linear};
     ev.u.release.id = id;
     ev.u.release.released = released;
     trace_write_event(x->trace, &ev);
@@ -194,7 +190,7 @@ void exec_trace_collective(Exec *x, const Warp *w, const SimInst *in, uint32_t m
 {
     if (level(x) < TRACE_LEVEL_WARPS)
         return;
-    TraceEvent ev = {.type = TRACE_EV_COLLECTIVE, .cycle = clock_inst(x), .block = block_index(x)};
+    TraceEvent ev = {.type = TRACE_EV_COLLECTIVE, .cycle = clock_inst(x), .block = w->blk->linear};
     ev.u.coll.warp = (uint32_t)w->id;
     ev.u.coll.pc = pc_of(x, in);
     ev.u.coll.mask = m;
@@ -207,7 +203,7 @@ void exec_trace_collective(Exec *x, const Warp *w, const SimInst *in, uint32_t m
 void exec_trace_fault(Exec *x, const Warp *w, const SimInst *in, int lane)
 {
     const DeviceFault *f = x->fault;
-    TraceEvent ev = {.type = TRACE_EV_FAULT, .cycle = in ? clock_inst(x) : clock_now(x), .block = block_index(x)};
+    TraceEvent ev = {.type = TRACE_EV_FAULT, .cycle = in ? clock_inst(x) : clock_now(x), .block = w ? w->blk->linear : 0};
     ev.u.fault.warp = w ? (uint32_t)w->id : TRACE_NONE;
     ev.u.fault.lane = w && lane >= 0 && lane < WARP ? (uint32_t)lane : TRACE_NONE;
     ev.u.fault.pc = in ? pc_of(x, in) : TRACE_NONE;

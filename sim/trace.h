@@ -79,11 +79,12 @@ typedef struct {
     uint32_t static_smem;       /* static shared memory per block, bytes */
     uint32_t regs;              /* registers per thread, TRACE_NONE unknown */
     uint32_t ptx_regs;          /* value registers the kernel's PTX declares */
-    uint32_t sm_count;          /* SMs; block i runs on SM i % sm_count */
+    uint32_t sm_count;          /* SMs of the arch profile (dispatch events say
+                                   which SM each block ran on) */
     uint32_t warp_size;         /* 32 */
 } TraceLaunch;
 
-/* One event.  cycle is the launch's warp-instruction clock (see FORMAT.md);
+/* One event.  cycle is the launch's cycle clock (see FORMAT.md);
  * block is the linear block index x + gx * (y + gy * z). */
 typedef struct {
     int type;                   /* TraceEventType */
@@ -153,17 +154,14 @@ void trace_write_event(TraceWriter *t, const TraceEvent *ev);
  * SIM_OK, or SIM_ERR_IO when any write failed (the file is then incomplete). */
 SimStatus trace_writer_close(TraceWriter *t, int status, SimError *err);
 
-/* Helpers for the executor's hooks: they keep the per-warp state that the
- * `warps` level needs and number atomic updates. */
-/* Block dispatch (resets the per-warp state for its nwarps warps) and
- * retire records. */
-void trace_block_begin(TraceWriter *t, uint64_t block, uint32_t sm, uint32_t nwarps, uint64_t cycle);
+/* Helpers for the executor's hooks (the executor decides what to write). */
+/* The launch ran until `cycle`: the END record carries it (at least). */
+void trace_writer_advance(TraceWriter *t, uint64_t cycle);
+/* Block dispatch and retire records. */
+void trace_block_begin(TraceWriter *t, uint64_t block, uint32_t sm, uint64_t cycle);
 void trace_block_end(TraceWriter *t, uint64_t block, uint32_t sm, uint64_t cycle);
-/* The block of the last trace_block_begin. */
-uint64_t trace_current_block(const TraceWriter *t);
-/* Issue of lanes mask at pc by warp: written at `instructions`, or at
- * `warps` when mask differs from that warp's previous issue. */
-void trace_issue(TraceWriter *t, uint32_t warp, uint64_t cycle, uint32_t pc, uint32_t mask,
+/* An issue record: warp of block issued lanes mask at pc. */
+void trace_issue(TraceWriter *t, uint64_t block, uint32_t warp, uint64_t cycle, uint32_t pc, uint32_t mask,
                  uint32_t ptx_line, uint32_t file, uint32_t line);
 /* The next atomic order number. */
 uint64_t trace_next_atomic_order(TraceWriter *t);

@@ -23,10 +23,6 @@ struct TraceWriter {
     uint64_t nevents;
     uint64_t prev_block, prev_cycle;
     uint64_t atomic_order;
-    uint64_t cur_block;       /* of the current block (hooks) */
-    uint32_t nwarps;          /* of the current block */
-    uint32_t *last_mask;      /* per warp: lanes of its previous issue (0 none) */
-    uint32_t cap_warps;
     char *iobuf;
 };
 
@@ -339,29 +335,20 @@ SimStatus trace_writer_close(TraceWriter *t, int status, SimError *err)
     SimStatus rc = SIM_OK;
     if (t->io_error)
         rc = sim_error_set(err, SIM_ERR_IO, t->path, 0, 0, "writing trace file %s failed (disk full?)", t->path);
-    free(t->last_mask);
     free(t->iobuf);
     free(t);
     return rc;
 }
 
 /* ---- executor helpers ------------------------------------------------------ */
-void trace_block_begin(TraceWriter *t, uint64_t block, uint32_t sm, uint32_t nwarps, uint64_t cycle)
+void trace_writer_advance(TraceWriter *t, uint64_t cycle)
 {
-    if (nwarps > t->cap_warps) {
-        uint32_t *m = realloc(t->last_mask, nwarps * sizeof *m);
-        if (!m) {
-            t->io_error = true; /* reported at close */
-            nwarps = t->cap_warps;
-        } else {
-            t->last_mask = m;
-            t->cap_warps = nwarps;
-        }
-    }
-    t->nwarps = nwarps;
-    if (nwarps)
-        memset(t->last_mask, 0, nwarps * sizeof *t->last_mask);
-    t->cur_block = block;
+    if (cycle > t->prev_cycle)
+        t->prev_cycle = cycle;
+}
+
+void trace_block_begin(TraceWriter *t, uint64_t block, uint32_t sm, uint64_t cycle)
+{
     TraceEvent ev = {.type = TRACE_EV_BLOCK_DISPATCH, .cycle = cycle, .block = block};
     ev.u.blk.sm = sm;
     trace_write_event(t, &ev);
@@ -374,15 +361,10 @@ void trace_block_end(TraceWriter *t, uint64_t block, uint32_t sm, uint64_t cycle
     trace_write_event(t, &ev);
 }
 
-void trace_issue(TraceWriter *t, uint32_t warp, uint64_t cycle, uint32_t pc, uint32_t mask,
+void trace_issue(TraceWriter *t, uint64_t block, uint32_t warp, uint64_t cycle, uint32_t pc, uint32_t mask,
                  uint32_t ptx_line, uint32_t file, uint32_t line)
 {
-    if (t->level < TRACE_LEVEL_INSTRUCTIONS) {
-        if (warp >= t->nwarps || t->last_mask[warp] == mask)
-            return;
-        t->last_mask[warp] = mask;
-    }
-    TraceEvent ev = {.type = TRACE_EV_ISSUE, .cycle = cycle, .block = t->cur_block};
+    TraceEvent ev = {.type = TRACE_EV_ISSUE, .cycle = cycle, .block = block};
     ev.u.issue.warp = warp;
     ev.u.issue.pc = pc;
     ev.u.issue.mask = mask;
@@ -395,9 +377,4 @@ void trace_issue(TraceWriter *t, uint32_t warp, uint64_t cycle, uint32_t pc, uin
 uint64_t trace_next_atomic_order(TraceWriter *t)
 {
     return t->atomic_order++;
-}
-
-uint64_t trace_current_block(const TraceWriter *t)
-{
-    return t->cur_block;
 }

@@ -200,12 +200,10 @@ static void test_instrument_every_lesson_and_test_kernel(void **s)
                         fail_msg("%s %s: buffer %d differs", g.gl_pathv[fi], fn->name, i);
                 assert_string_equal(a.printf_out, b.printf_out);
                 for (int i = 0; i < GRID_X * GRID_Y; i++) {
-                    assert_int_equal(b.recs[i].smid, 0);
+                    /* the first wave goes breadth-first: block i to SM i */
+                    assert_int_equal(b.recs[i].smid, i);
                     assert_int_equal(b.recs[i].finished, BLOCK);
-                    assert_true(b.recs[i].start > 0);
                     assert_true(b.recs[i].end >= b.recs[i].start);
-                    if (i)  /* the simulator runs blocks in order */
-                        assert_true(b.recs[i].start >= b.recs[i - 1].end);
                 }
             }
             run_free(&a);

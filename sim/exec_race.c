@@ -1,0 +1,215 @@
+/* exec_race.c: the executor's side of race checking and of the atomic order
+ * log.  The hooks turn what a warp instruction does into per-thread
+ * accesses for the checker (race.h): one call per active lane, with the
+ * generic address resolved to shared or global memory; barriers, __syncwarp
+ * and cp.async waits become its happens-before edges.  Local, param and
+ * const accesses are private or read-only and never race. */
+#include "exec_int.h"
+#include "race.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int space_of(const SimInst *in, uint64_t *a)
+{
+    int sp = in->space;
+    if (sp == PTX_SPACE_NONE) {
+        if (*a >= MEM_SHARED_WIN && *a < MEM_SHARED_WIN + MEM_WIN_SIZE) {
+            *a -= MEM_SHARED_WIN;
+            return RACE_SPACE_SHARED;
+        }
+        if (*a >= MEM_LOCAL_WIN && *a < MEM_CONST_WIN + MEM_WIN_SIZE)
+            return -1; /* local or const window */
+        return RACE_SPACE_GLOBAL;
+    }
+    return sp == PTX_SPACE_SHARED ? RACE_SPACE_SHARED : sp == PTX_SPACE_GLOBAL ? RACE_SPACE_GLOBAL : -1;
+}
+
+void exec_race_mem(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op)
+{
+    const uint64_t *base = in->base >= 0 ? exec_src(x, w, in->base) : NULL;
+    unsigned size = op == EXEC_RACE_ATOMIC || op == EXEC_RACE_ASYNC ? in->size : (unsigned)in->size * in->vec;
+    int32_t pc = (int32_t)(in - x->prog->insts);
+    int rop = op == EXEC_RACE_READ ? RACE_READ : op == EXEC_RACE_ATOMIC ? RACE_ATOMIC : RACE_WRITE;
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        uint64_t a = (base ? base[l] : 0) + (uint64_t)in->off;
+        RaceWho who = {.block = w->blk->linear, .tid = (uint32_t)exec_tid(w, l), .pc = pc};
+        if (op == EXEC_RACE_ASYNC) {
+            /* the copy is queued in the thread's open group (exec_async.c) */
+            race_async_fill(x->race, a, size, exec_async_open_group(w->blk, who.tid), &who);
+            continue;
+        }
+        int sp = space_of(in, &a);
+        if (sp < 0)
+            continue;
+        race_access(x->race, sp, a, size, rop, in->scope ? RACE_SCOPE_CTA : RACE_SCOPE_GPU, &who);
+    }
+}
+
+void exec_race_block(Exec *x, Block *b, bool begin)
+{
+    if (begin)
+        race_block_start(x->race, b->linear, x->shared_size);
+    else
+        race_block_end(x->race, b->linear);
+}
+
+void exec_race_barrier(Exec *x, Block *b)
+{
+    race_barrier(x->race, b->linear);
+}
+
+void exec_race_warp_sync(Exec *x, Warp *w, uint32_t m)
+{
+    race_warp_sync(x->race, w->blk->linear, (uint32_t)w->id, m);
+}
+
+void exec_race_async_done(Exec *x, Block *b, uint32_t tid, uint32_t below)
+{
+    if (below)
+        race_async_complete(x->race, b->linear, tid, below - 1);
+}
+
+void exec_atomic_log(Exec *x, Warp *w, int lane, int space, uint64_t addr, uint64_t old, uint64_t val)
+{
+    DeviceAtomicLog *lg = NULL;
+    int n = *x->n_alog;
+    if (space == PTX_SPACE_SHARED && addr >= MEM_SHARED_WIN)
+        addr -= MEM_SHARED_WIN;
+    const char *sp = space == PTX_SPACE_SHARED ? "shared" : "global";
+    for (int i = 0; i < n; i++)
+        if (x->alog[i].addr == addr && !strcmp(x->alog[i].space, sp)) {
+            lg = &x->alog[i];
+            break;
+        }
+    if (!lg) {
+        if (n == DEVICE_ATOMIC_LOG_ADDRS)
+            return;
+        lg = &x->alog[n];
+        memset(lg, 0, sizeof *lg);
+        lg->addr = addr;
+        snprintf(lg->space, sizeof lg->space, "%s", sp);
+        (*x->n_alog)++;
+    }
+    lg->total++;
+    if (lg->n == DEVICE_ATOMIC_LOG_UPDATES)
+        return;
+    int t = exec_tid(w, lane);
+    unsigned bx = x->cfg->block.x, by = x->cfg->block.y;
+    lg->u[lg->n].block = w->blk->ctaid;
+    lg->u[lg->n].thread = (DeviceDim3){(unsigned)t % bx, (unsigned)t / bx % by, (unsigned)t / (bx * by)};
+    lg->u[lg->n].old = old;
+    lg->u[lg->n].val = val;
+    lg->n++;
+}
+
+/* ---- findings for the host API ---------------------------------------------- */
+
+/* The .cu file and line of instruction pc (outermost inlined location). */
+static int pc_line(const SimProgram *p, int32_t pc, char *file, size_t cap)
+{
+    if (pc < 0 || pc >= p->n_insts)
+        return 0;
+    const SimInst *in = &p->insts[pc];
+    const PtxModule *m = p->ptx;
+    if (in->loc < 0 || in->loc >= m->n_locs)
+        return 0;
+    const PtxLoc *l = &m->locs[in->loc];
+    int guard = 0;
+    while (l->inlined_at >= 0 && l->inlined_at < m->n_locs && guard++ < 64)
+        l = &m->locs[l->inlined_at];
+    if (file && l->file >= 0 && l->file < m->n_files && m->files[l->file])
+        snprintf(file, cap, "%s", m->files[l->file]);
+    return l->line;
+}
+
+static void fill_access(const SimProgram *p, const DeviceLaunch *c, uint64_t block, uint32_t tid, int32_t pc,
+                        const char *op, DeviceAccess *a, char *file, size_t cap)
+{
+    memset(a, 0, sizeof *a);
+    a->block = (DeviceDim3){(unsigned)(block % c->grid.x), (unsigned)(block / c->grid.x % c->grid.y),
+                            (unsigned)(block / ((uint64_t)c->grid.x * c->grid.y))};
+    unsigned bx = c->block.x, by = c->block.y;
+    a->thread = (DeviceDim3){tid % bx, tid / bx % by, tid / (bx * by)};
+    a->warp = (int)(tid / WARP);
+    a->lane = (int)(tid % WARP);
+    a->ptx_line = pc >= 0 && pc < p->n_insts ? p->insts[pc].ptx_line : 0;
+    a->line = pc_line(p, pc, file, cap);
+    snprintf(a->op, sizeof a->op, "%s", op);
+}
+
+static const char *op_name(int op)
+{
+    return op == RACE_READ ? "read" : op == RACE_WRITE ? "write" : op == RACE_ATOMIC ? "atomic" : "cp.async";
+}
+
+static void explain(DeviceRace *r)
+{
+    const char *k = r->kind;
+    const char *what =
+        !strcmp(k, "lost-update") ? "two threads read-modify-wrote it without an atomic: one update overwrote the other"
+        : !strcmp(k, "read-after-write") ? "a thread read it while another thread's write was not yet ordered before "
+                                           "the read (a missing __syncthreads() or atomic?)"
+        : !strcmp(k, "write-after-read") ? "a thread overwrote it while another thread could still be reading the "
+                                           "old value (a missing __syncthreads() before the write?)"
+        : !strcmp(k, "write-after-write") ? "two threads wrote it with nothing ordering the writes: which value "
+                                            "remains depends on the schedule"
+        : !strcmp(k, "atomic-scope") ? "an atomic with .cta scope (atomicAdd_block) on an address another block "
+                                       "also uses: it is only atomic within one block"
+        : !strcmp(k, "cp-async") ? "it was read while a cp.async still filled it: wait for the copy "
+                                   "(cp.async.wait_group / __pipeline_wait_prior / cuda::memcpy_async's wait) first"
+                                 : "a synchronisation problem";
+    snprintf(r->msg, sizeof r->msg, "%s", what);
+}
+
+int exec_race_findings(const SimProgram *p, const DeviceLaunch *c, const RaceChecker *rc, DeviceRace *out,
+                       int have, int cap)
+{
+    int n = have;
+    for (int i = 0; i < race_count(rc) && n < cap; i++) {
+        const RaceFinding *f = race_finding(rc, i);
+        DeviceRace *r = &out[n++];
+        memset(r, 0, sizeof *r);
+        snprintf(r->kind, sizeof r->kind, "%s", f->kind);
+        snprintf(r->space, sizeof r->space, "%s", f->space == RACE_SPACE_SHARED ? "shared" : "global");
+        r->addr = f->addr;
+        char file1[256] = "";
+        fill_access(p, c, f->first.block, f->first.tid, f->first.pc, op_name(f->first_op), &r->first, file1,
+                    sizeof file1);
+        fill_access(p, c, f->second.block, f->second.tid, f->second.pc, op_name(f->second_op), &r->second, r->file,
+                    sizeof r->file);
+        if (!r->file[0])
+            snprintf(r->file, sizeof r->file, "%s", file1);
+        explain(r);
+    }
+    return n;
+}
+
+void exec_race_barrier_divergence(Exec *x, Block *b, int id, const Warp *w1, int l1, int32_t pc1, const Warp *w2,
+                                  int l2, int32_t pc2, bool exited)
+{
+    if (!x->races || *x->n_races >= DEVICE_MAX_RACES)
+        return;
+    for (int i = 0; i < *x->n_races; i++) /* once per barrier instruction */
+        if (!strcmp(x->races[i].kind, "barrier-divergence") && x->races[i].first.ptx_line ==
+                                                                   x->prog->insts[pc1].ptx_line)
+            return;
+    DeviceRace *r = &x->races[(*x->n_races)++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->kind, sizeof r->kind, "barrier-divergence");
+    snprintf(r->space, sizeof r->space, "barrier");
+    r->addr = (uint64_t)id;
+    fill_access(x->prog, x->cfg, b->linear, (uint32_t)exec_tid(w1, l1), pc1, "bar.sync", &r->first, r->file,
+                sizeof r->file);
+    fill_access(x->prog, x->cfg, b->linear, (uint32_t)exec_tid(w2, l2), pc2, exited ? "exit" : "bar.sync",
+                &r->second, NULL, 0);
+    if (exited)
+        snprintf(r->msg, sizeof r->msg,
+                 "__syncthreads() (barrier %d) was not reached by every thread of the block: some exited "
+                 "without reaching it (a barrier inside a condition, or an early return)", id);
+    else
+        snprintf(r->msg, sizeof r->msg,
+                 "threads of one block met at two different __syncthreads() calls (barrier %d): a barrier "
+                 "inside a branch that not all threads take", id);
+}

@@ -1,0 +1,229 @@
+/* exec_sched.c: which warp issues when.  The grid runs the way hardware
+ * runs it: blocks are dispatched to SMs breadth-first (block 0 to SM 0,
+ * block 1 to SM 1, ...) until every SM holds as many blocks as the occupancy
+ * model allows; a retired block's slot takes the next block.  Time goes in
+ * cycles: in each cycle every SM's 4 warp schedulers issue one instruction
+ * each, from the warps of its resident blocks that have runnable lanes
+ * (warp k of the SM belongs to scheduler k % 4).
+ *
+ * The schedule (DeviceLaunch.schedule) decides the picks hardware leaves
+ * open: roundrobin (loose round robin per scheduler, SMs in index order: the
+ * deterministic default), random (a seeded random ready warp per scheduler
+ * and a random SM order per cycle), adversarial (each scheduler keeps
+ * issuing one warp and only now and then switches, at random, so warps and
+ * blocks drift far apart -- the opposite extreme of lockstep). */
+#include "exec_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Adversarial: a scheduler switches warps with probability 1/SWITCH. */
+#define ADVERSARIAL_SWITCH 128
+
+static void sm_rebuild(Exec *x, SimSM *sm)
+{
+    sm->nwl = 0;
+    for (int k = 0; k < x->per_sm; k++) {
+        Block *b = &x->blocks[sm->first_slot + k];
+        if (!b->live)
+            continue;
+        for (int i = 0; i < x->nwarps; i++)
+            sm->wl[sm->nwl++] = &b->warps[i];
+    }
+    for (int q = 0; q < 4; q++)
+        sm->last[q] = -1;
+}
+
+static void block_dispatch(Exec *x, Block *b)
+{
+    const DeviceLaunch *c = x->cfg;
+    uint64_t i = x->next_block++;
+    b->linear = i;
+    b->ctaid.x = (unsigned)(i % c->grid.x);
+    b->ctaid.y = (unsigned)(i / c->grid.x % c->grid.y);
+    b->ctaid.z = (unsigned)(i / ((uint64_t)c->grid.x * c->grid.y));
+    memset(b->shared, 0, x->shared_size);
+    memset(b->local, 0, (size_t)x->nthreads * x->prog->local_size);
+    memset(b->bar, 0, sizeof b->bar);
+    b->exited_threads = 0;
+    b->live = true;
+    for (int k = 0; k < x->nwarps; k++)
+        exec_warp_init(x, b, &b->warps[k], k);
+    x->stats->warps += (uint64_t)x->nwarps;
+    x->sms[b->sm].live++;
+    if (x->trace)
+        exec_trace_block(x, b, true);
+    if (x->race)
+        exec_race_block(x, b, true);
+}
+
+static void block_retire(Exec *x, Block *b)
+{
+    b->live = false;
+    x->sms[b->sm].live--;
+    x->stats->blocks++;
+    exec_async_block_end(x, b);
+    if (x->trace)
+        exec_trace_block(x, b, false);
+    if (x->race)
+        exec_race_block(x, b, false);
+}
+
+/* A block none of whose warps can run: done, waiting for a barrier that can
+ * now release, or stuck (deadlock). */
+static void block_stalled(Exec *x, Block *b)
+{
+    for (int id = 0; id < 16; id++) {
+        if (exec_barrier_try_release(x, b, id))
+            return;
+        if (x->faulted)
+            return;
+    }
+    if (b->exited_threads == (uint32_t)x->nthreads) {
+        block_retire(x, b);
+        return;
+    }
+    /* some threads wait and nothing can wake them */
+    for (int wi = 0; wi < x->nwarps; wi++) {
+        Warp *w = &b->warps[wi];
+        if (w->syncwait) {
+            exec_sync_check(x, w);
+            if (x->faulted)
+                return;
+        }
+    }
+    for (int wi = 0; wi < x->nwarps; wi++) {
+        Warp *w = &b->warps[wi];
+        if (w->barwait) {
+            int l = __builtin_ctz(w->barwait);
+            int id = w->barid[l];
+            uint32_t need = b->bar[id].expected ? b->bar[id].expected
+                                                : (uint32_t)x->nthreads - b->exited_threads;
+            const SimInst *in = &x->prog->insts[w->pc[l] - 1];
+            exec_fault(x, w, in, l, "deadlock", 0,
+                       "barrier %d waits for %u threads but only %u arrived and no other "
+                       "thread of the block can run (barrier divergence)", id, need, b->bar[id].arrived);
+            return;
+        }
+    }
+    for (int wi = 0; wi < x->nwarps; wi++) { /* lanes parked at a warp sync, rest exited */
+        Warp *w = &b->warps[wi];
+        if (w->syncwait) {
+            int l = __builtin_ctz(w->syncwait);
+            exec_fault(x, w, &x->prog->insts[w->pc[l]], l, "deadlock", 0,
+                       "lanes 0x%08x of warp %d wait at a warp-synchronous instruction for lanes "
+                       "0x%08x that will never arrive", w->syncwait, w->id, w->syncmask[l] & ~w->syncwait);
+            return;
+        }
+    }
+}
+
+/* The warp scheduler q of sm issues next, or NULL when none is ready. */
+static Warp *pick(Exec *x, SimSM *sm, int q)
+{
+    int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0; /* its share: q, q+4, ... */
+    if (!n)
+        return NULL;
+    int start;
+    switch (x->cfg->schedule) {
+    case DEVICE_SCHED_RANDOM:
+        start = (int)exec_rand_below(x, (uint32_t)n);
+        break;
+    case DEVICE_SCHED_ADVERSARIAL:
+        if (sm->last[q] >= 0 && sm->last[q] < n && sm->wl[q + 4 * sm->last[q]]->run &&
+            exec_rand_below(x, ADVERSARIAL_SWITCH))
+            return sm->wl[q + 4 * sm->last[q]];
+        start = (int)exec_rand_below(x, (uint32_t)n);
+        break;
+    default:
+        start = sm->last[q] + 1;
+        break;
+    }
+    for (int t = 0; t < n; t++) {
+        int k = (start + t) % n;
+        Warp *w = sm->wl[q + 4 * k];
+        if (w->run) {
+            sm->last[q] = k;
+            return w;
+        }
+    }
+    return NULL;
+}
+
+/* SMs that hold blocks, in index order. */
+static int active_sms(Exec *x, int *act)
+{
+    int n = 0;
+    for (int s = 0; s < x->nsm; s++)
+        if (x->sms[s].live)
+            act[n++] = s;
+    return n;
+}
+
+void exec_sched_run(Exec *x)
+{
+    /* first wave: breadth-first over the SMs */
+    for (int k = 0; k < x->per_sm; k++)
+        for (int s = 0; s < x->nsm && x->next_block < x->nblocks; s++)
+            block_dispatch(x, &x->blocks[s * x->per_sm + k]);
+    for (int s = 0; s < x->nsm; s++)
+        sm_rebuild(x, &x->sms[s]);
+    int *act = malloc((size_t)x->nsm * sizeof *act);
+    if (!act) {
+        exec_fault(x, NULL, NULL, -1, "unsupported", 0, "out of memory scheduling %d SMs", x->nsm);
+        return;
+    }
+    int nact = active_sms(x, act);
+    bool randomized = x->cfg->schedule != DEVICE_SCHED_ROUNDROBIN;
+    while (nact && !x->faulted) {
+        bool changed = false;
+        int rot = randomized ? (int)exec_rand_below(x, (uint32_t)nact) : 0;
+        for (int i = 0; i < nact && !x->faulted; i++) {
+            SimSM *sm = &x->sms[act[(i + rot) % nact]];
+            bool issued = false, stalled = false;
+            for (int q = 0; q < 4 && !x->faulted; q++) {
+                Warp *w = pick(x, sm, q);
+                if (!w)
+                    continue;
+                exec_issue(x, w);
+                issued = true;
+                if (!w->run) {
+                    stalled = true;
+                    if (x->trace)
+                        exec_trace_span(x, w);
+                }
+            }
+            if (x->faulted)
+                break;
+            if (issued && !stalled)
+                continue;
+            /* a warp stopped (exit, barrier, warp sync) or nothing issued:
+             * look at the SM's blocks */
+            bool retired = false;
+            for (int k = 0; k < x->per_sm && !x->faulted; k++) {
+                Block *b = &x->blocks[sm->first_slot + k];
+                if (!b->live)
+                    continue;
+                bool any = false;
+                for (int wi = 0; wi < x->nwarps && !any; wi++)
+                    any = b->warps[wi].run != 0;
+                if (any)
+                    continue;
+                block_stalled(x, b);
+                if (!b->live) {
+                    retired = true;
+                    if (x->next_block < x->nblocks)
+                        block_dispatch(x, b);
+                }
+            }
+            if (retired) {
+                sm_rebuild(x, sm);
+                changed = true;
+            }
+        }
+        x->cycle++;
+        if (changed)
+            nact = active_sms(x, act);
+    }
+    free(act);
+}
