@@ -70,6 +70,7 @@ void report_stats(FILE *f, const DeviceStats *s, bool simulated)
     fprintf(f, "  global: %" PRIu64 " loads, %" PRIu64 " stores; shared: %" PRIu64 " loads, %" PRIu64
                " stores; %" PRIu64 " atomics; %" PRIu64 " barriers\n",
             s->global_loads, s->global_stores, s->shared_loads, s->shared_stores, s->atomics, s->barriers);
+    fprintf(f, "  %" PRIu64 " cycles (each SM issues at most 4 warp instructions a cycle)\n", s->cycles);
     if (s->seconds > 0)
         fprintf(f, "  simulated in %.3f s (%.1f M warp instructions/s)\n", s->seconds,
                 (double)s->warp_insts / s->seconds / 1e6);
@@ -81,10 +82,11 @@ void report_stats_json(FILE *f, const DeviceStats *s)
                ", \"warps\": %" PRIu64 ", \"threads\": %" PRIu64 ", \"global_loads\": %" PRIu64
                ", \"global_stores\": %" PRIu64 ", \"shared_loads\": %" PRIu64 ", \"shared_stores\": %" PRIu64
                ", \"atomics\": %" PRIu64 ", \"barriers\": %" PRIu64 ", \"divergent_branches\": %" PRIu64
-               ", \"static_smem\": %" PRIu64 ", \"local_bytes\": %" PRIu64 ", \"seconds\": %.6f}",
+               ", \"static_smem\": %" PRIu64 ", \"local_bytes\": %" PRIu64 ", \"cycles\": %" PRIu64
+               ", \"seconds\": %.6f}",
             s->warp_insts, s->thread_insts, s->blocks, s->warps, s->threads, s->global_loads, s->global_stores,
             s->shared_loads, s->shared_stores, s->atomics, s->barriers, s->divergent_branches, s->static_smem,
-            s->local_bytes, s->seconds);
+            s->local_bytes, s->cycles, s->seconds);
 }
 
 /* ---- race findings, atomic order ------------------------------------------ */

@@ -638,6 +638,7 @@ SimStatus dec_mov(DecodeCtx *c)
         case PTX_SREG_ACTIVEMASK:
             in->sub = (uint8_t)s0->sreg;
             in->fn = ex_mov_dyn;
+            in->visible = 1; /* clocks: when it runs matters */
             return SIM_OK;
         default:
             break;

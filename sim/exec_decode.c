@@ -488,6 +488,15 @@ static SimStatus decode_inst(DecodeCtx *c)
             return dec_fail(c, "modifier .%s is not supported here", pi->mods[k]);
     if (!in->fn)
         return dec_fail(c, "no handler");
+    static const char *const shows[] = {"atom", "red", "cp", "mbarrier", "bar", "barrier", "shfl", "vote",
+                                        "match", "redux", NULL};
+    for (const char *const *o = shows; *o; o++)
+        if (!strcmp(pi->opcode, *o))
+            in->visible = 1;
+    if ((!strcmp(pi->opcode, "ld") || !strcmp(pi->opcode, "ldu") || !strcmp(pi->opcode, "st")) &&
+        in->space != PTX_SPACE_LOCAL && in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_CONST &&
+        in->space != SPACE_TPARAM)
+        in->visible = 1;
     return SIM_OK;
 }
 

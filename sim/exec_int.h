@@ -66,6 +66,9 @@ struct SimInst {
     uint8_t aligned;     /* bar.*, barrier.*.aligned: the whole warp must
                             execute the same barrier instruction */
     uint8_t scope;       /* atom/red: 1 for .cta scope, 0 .gpu/.sys */
+    uint8_t visible;     /* other warps can observe it (shared/global memory,
+                            barriers, warp sync, clocks): the scheduler
+                            interleaves warps at these (exec_sched.c) */
     uint8_t wsync;       /* a warp-synchronous instruction (shfl/vote/match/
                             redux .sync, bar.warp.sync): its lanes wait for
                             every lane of the member mask (exec_sync.c) */
@@ -195,6 +198,7 @@ typedef struct {
     Warp **wl;                /* warps of the resident blocks, slot-major */
     int nwl;
     int last[4];              /* per scheduler: index (in its share) issued last */
+    uint64_t busy[4];         /* per scheduler: issuing a burst until this cycle */
 } SimSM;
 
 /* Launch options the executor takes from the device (device_sim.c). */

@@ -18,6 +18,12 @@
 #include <string.h>
 
 /* Adversarial: a scheduler switches warps with probability 1/SWITCH. */
+/* Longest run of invisible instructions issued at once (see burst()). */
+#define BURST_MAX 64
+/* Cycles one SM runs before the next SM takes its turn (see the top). */
+#ifndef SLICE
+#define SLICE 1024
+#endif
 #define ADVERSARIAL_SWITCH 128
 
 static void sm_rebuild(Exec *x, SimSM *sm)
@@ -30,8 +36,11 @@ static void sm_rebuild(Exec *x, SimSM *sm)
         for (int i = 0; i < x->nwarps; i++)
             sm->wl[sm->nwl++] = &b->warps[i];
     }
-    for (int q = 0; q < 4; q++)
+    for (int q = 0; q < 4; q++) {
         sm->last[q] = -1;
+        if (sm->busy[q] > x->cycle + 1)
+            sm->busy[q] = x->cycle + 1;
+    }
 }
 
 static void block_dispatch(Exec *x, Block *b)
@@ -150,6 +159,69 @@ static Warp *pick(Exec *x, SimSM *sm, int q)
     return NULL;
 }
 
+/* Issue warp w's next instruction, and after it the instructions no other
+ * warp can observe (registers, local memory, branches) up to the next one
+ * it can -- which waits for the scheduler's next turn.  Returns the number
+ * issued: the scheduler is busy that many cycles, one instruction each, so
+ * the result is the same as issuing them one per cycle. */
+static uint64_t burst(Exec *x, Warp *w)
+{
+    const SimInst *insts = x->prog->insts;
+    uint64_t k = 0;
+    do {
+        exec_issue(x, w);
+        k++;
+    } while (k < BURST_MAX && w->run && w->conv && !x->faulted && !insts[w->upc].visible);
+    return k;
+}
+
+/* One cycle of one SM: each free scheduler issues; then the blocks of
+ * warps that stopped are looked at (released, retired and replaced, or
+ * found stuck).  true when the SM's blocks changed. */
+static bool sm_cycle(Exec *x, SimSM *sm)
+{
+    bool issued = false, stalled = false;
+    for (int q = 0; q < 4 && !x->faulted; q++) {
+        if (sm->busy[q] > x->cycle) { /* still issuing an earlier burst */
+            issued = true;
+            continue;
+        }
+        Warp *w = pick(x, sm, q);
+        if (!w)
+            continue;
+        sm->busy[q] = x->cycle + burst(x, w);
+        issued = true;
+        if (!w->run) {
+            stalled = true;
+            if (x->trace)
+                exec_trace_span(x, w);
+        }
+    }
+    if (x->faulted || (issued && !stalled))
+        return false;
+    /* a warp stopped (exit, barrier, warp sync) or nothing issued */
+    bool retired = false;
+    for (int k = 0; k < x->per_sm && !x->faulted; k++) {
+        Block *b = &x->blocks[sm->first_slot + k];
+        if (!b->live)
+            continue;
+        bool any = false;
+        for (int wi = 0; wi < x->nwarps && !any; wi++)
+            any = b->warps[wi].run != 0;
+        if (any)
+            continue;
+        block_stalled(x, b);
+        if (!b->live) {
+            retired = true;
+            if (x->next_block < x->nblocks)
+                block_dispatch(x, b);
+        }
+    }
+    if (retired)
+        sm_rebuild(x, sm);
+    return retired;
+}
+
 /* SMs that hold blocks, in index order. */
 static int active_sms(Exec *x, int *act)
 {
@@ -175,55 +247,30 @@ void exec_sched_run(Exec *x)
     }
     int nact = active_sms(x, act);
     bool randomized = x->cfg->schedule != DEVICE_SCHED_ROUNDROBIN;
+    uint64_t c0 = 0, end = 0;
     while (nact && !x->faulted) {
         bool changed = false;
         int rot = randomized ? (int)exec_rand_below(x, (uint32_t)nact) : 0;
+        if (x->trace)
+            trace_writer_hold(x->trace, true);
         for (int i = 0; i < nact && !x->faulted; i++) {
             SimSM *sm = &x->sms[act[(i + rot) % nact]];
-            bool issued = false, stalled = false;
-            for (int q = 0; q < 4 && !x->faulted; q++) {
-                Warp *w = pick(x, sm, q);
-                if (!w)
-                    continue;
-                exec_issue(x, w);
-                issued = true;
-                if (!w->run) {
-                    stalled = true;
-                    if (x->trace)
-                        exec_trace_span(x, w);
-                }
-            }
-            if (x->faulted)
-                break;
-            if (issued && !stalled)
-                continue;
-            /* a warp stopped (exit, barrier, warp sync) or nothing issued:
-             * look at the SM's blocks */
-            bool retired = false;
-            for (int k = 0; k < x->per_sm && !x->faulted; k++) {
-                Block *b = &x->blocks[sm->first_slot + k];
-                if (!b->live)
-                    continue;
-                bool any = false;
-                for (int wi = 0; wi < x->nwarps && !any; wi++)
-                    any = b->warps[wi].run != 0;
-                if (any)
-                    continue;
-                block_stalled(x, b);
-                if (!b->live) {
-                    retired = true;
-                    if (x->next_block < x->nblocks)
-                        block_dispatch(x, b);
-                }
-            }
-            if (retired) {
-                sm_rebuild(x, sm);
-                changed = true;
+            /* random: SMs interleave at random points too */
+            uint64_t len = randomized ? 1 + exec_rand_below(x, SLICE) : SLICE;
+            for (uint64_t t = 0; t < len && sm->live && !x->faulted; t++) {
+                x->cycle = c0 + t;
+                if (sm_cycle(x, sm))
+                    changed = true;
+                if (x->cycle + 1 > end)
+                    end = x->cycle + 1;
             }
         }
-        x->cycle++;
+        if (x->trace)
+            trace_writer_hold(x->trace, false); /* written in cycle order */
+        c0 += SLICE; /* SMs that ran shorter wait: their clock still goes on */
         if (changed)
             nact = active_sms(x, act);
     }
+    x->cycle = end;
     free(act);
 }

@@ -155,6 +155,10 @@ void trace_write_event(TraceWriter *t, const TraceEvent *ev);
 SimStatus trace_writer_close(TraceWriter *t, int status, SimError *err);
 
 /* Helpers for the executor's hooks (the executor decides what to write). */
+/* hold: keep the events written from now on; !hold: write them out in
+ * cycle order (stable), as the format requires.  The executor runs SMs a
+ * slice of cycles at a time, one after another, and holds each slice. */
+void trace_writer_hold(TraceWriter *t, bool hold);
 /* The launch ran until `cycle`: the END record carries it (at least). */
 void trace_writer_advance(TraceWriter *t, uint64_t cycle);
 /* Block dispatch and retire records. */

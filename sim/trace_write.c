@@ -24,6 +24,9 @@ struct TraceWriter {
     uint64_t prev_block, prev_cycle;
     uint64_t atomic_order;
     char *iobuf;
+    bool holding;             /* trace_writer_hold: events wait in held[] */
+    TraceEvent *held;
+    size_t nheld, capheld;
 };
 
 /* ---- CRC-32 (zlib's) ------------------------------------------------------ */
@@ -149,10 +152,54 @@ static void put_addrs(Buf *b, uint32_t mask, const uint64_t addr[32])
     }
 }
 
+static void write_now(TraceWriter *t, const TraceEvent *ev);
+
 void trace_write_event(TraceWriter *t, const TraceEvent *ev)
 {
     if (!t || ev->type <= 0 || ev->type >= TRACE_EV_END)
         return;
+    if (t->holding) {
+        if (t->nheld == t->capheld) {
+            size_t cap = t->capheld ? t->capheld * 2 : 1024;
+            TraceEvent *h = realloc(t->held, cap * sizeof *h);
+            if (!h) {
+                t->io_error = true; /* reported at close */
+                return;
+            }
+            t->held = h;
+            t->capheld = cap;
+        }
+        t->held[t->nheld++] = *ev;
+        return;
+    }
+    write_now(t, ev);
+}
+
+static int held_cmp(const void *a, const void *b)
+{
+    const TraceEvent *p = a, *q = b;
+    if (p->cycle != q->cycle)
+        return p->cycle < q->cycle ? -1 : 1;
+    return p->offset < q->offset ? -1 : p->offset > q->offset; /* offset: arrival order */
+}
+
+void trace_writer_hold(TraceWriter *t, bool hold)
+{
+    if (hold) {
+        t->holding = true;
+        return;
+    }
+    t->holding = false;
+    for (size_t i = 0; i < t->nheld; i++)
+        t->held[i].offset = i;
+    qsort(t->held, t->nheld, sizeof *t->held, held_cmp);
+    for (size_t i = 0; i < t->nheld; i++)
+        write_now(t, &t->held[i]);
+    t->nheld = 0;
+}
+
+static void write_now(TraceWriter *t, const TraceEvent *ev)
+{
     Buf b;
     b.n = 0;
     put_zig(&b, (int64_t)(ev->block - t->prev_block));
@@ -311,6 +358,7 @@ SimStatus trace_writer_close(TraceWriter *t, int status, SimError *err)
 {
     if (!t)
         return SIM_OK;
+    trace_writer_hold(t, false);
     Buf b;
     b.n = 0;
     put_zig(&b, 0);
@@ -336,6 +384,7 @@ SimStatus trace_writer_close(TraceWriter *t, int status, SimError *err)
     if (t->io_error)
         rc = sim_error_set(err, SIM_ERR_IO, t->path, 0, 0, "writing trace file %s failed (disk full?)", t->path);
     free(t->iobuf);
+    free(t->held);
     free(t);
     return rc;
 }
