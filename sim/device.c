@@ -173,6 +173,10 @@ SimStatus device_launch(DeviceModule *m, const char *entry, const DeviceLaunch *
         return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
                              "block %ux%ux%u is invalid: at most 1024 threads (x, y <= 1024, z <= 64) and "
                              "every dimension at least 1", b.x, b.y, b.z);
+    if (cfg->on_issue && strcmp(m->dev->ops->name, "simulator"))
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, "", 0, 0,
+                             "stepping through a launch needs the simulator (the %s backend runs it whole)",
+                             m->dev->ops->name);
     if (cfg->trace_path && strcmp(m->dev->ops->name, "simulator"))
         return sim_error_set(err, SIM_ERR_UNSUPPORTED, "", 0, 0,
                              "traces are written by the simulator only (the %s backend cannot trace yet)",

@@ -68,6 +68,8 @@ typedef struct {
     uint64_t addr;            /* the address involved, when there is one */
 } DeviceFault;
 
+struct SimView;                           /* a paused launch (sim/inspect.h) */
+
 typedef struct {
     DeviceDim3 grid, block;
     unsigned smem;            /* dynamic shared memory, bytes */
@@ -87,6 +89,11 @@ typedef struct {
                                  the pre-Volta reconvergence stack */
     uint64_t seed;
     unsigned checks;          /* DEVICE_CHECK_* bits */
+    /* The simulator calls on_issue(on_issue_user, view, block, warp) before
+     * every warp instruction (sim/inspect.h: a SimIssueFn); it may inspect the
+     * paused launch and stop it.  NULL: not called.  The GPU refuses it. */
+    int (*on_issue)(void *user, const struct SimView *view, uint64_t block, int warp);
+    void *on_issue_user;
 } DeviceLaunch;
 
 enum { DEVICE_SCHED_ROUNDROBIN = 0, DEVICE_SCHED_RANDOM, DEVICE_SCHED_ADVERSARIAL };

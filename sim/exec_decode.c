@@ -782,6 +782,8 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
         const PtxFunc *fn = &ptx->funcs[f];
         if (fn->is_extern)
             continue;
+        p->funcs[f].reg_base = p->n_regs;
+        p->funcs[f].pred_base = p->n_preds;
         for (int r = 0; r < fn->n_regs; r++) {
             if (fn->regs[r].type == PTX_T_PRED)
                 slots[r] = p->n_preds++;

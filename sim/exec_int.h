@@ -110,6 +110,8 @@ typedef struct {
     int64_t ret_off[8];
     int ret_size[8];
     int nrets;
+    int reg_base, pred_base; /* its registers' first value slot and predicate
+                                (in declaration order: see inspect.c) */
 } SimFuncInfo;
 
 /* A decoded module. */
@@ -406,6 +408,9 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx,
 void exec_issue(Exec *x, Warp *w);
 /* Release block barrier id of b when enough threads arrived; true if it did. */
 bool exec_barrier_try_release(Exec *x, Block *b, int id);
+
+/* The launch's on_issue callback for w (inspect.c): SIM_VIEW_* */
+int exec_view_call(Exec *x, Warp *w);
 
 /* ---- scheduling (exec_sched.c) ----------------------------------------- */
 /* Run the whole grid: dispatch blocks to SMs, issue cycle by cycle, retire. */

@@ -169,6 +169,10 @@ static uint64_t burst(Exec *x, Warp *w)
     const SimInst *insts = x->prog->insts;
     uint64_t k = 0;
     do {
+        if (x->cfg->on_issue && exec_view_call(x, w) != 0) {
+            exec_fault(x, w, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
+            return k ? k : 1;
+        }
         exec_issue(x, w);
         k++;
     } while (k < BURST_MAX && w->run && w->conv && !x->faulted && !insts[w->upc].visible);

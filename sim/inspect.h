@@ -1,0 +1,78 @@
+/* inspect.h: looking at a simulated launch while it runs -- the contract
+ * for the interactive stepper (`warpsim step`) and anything else that pauses
+ * a launch.  A launch made with DeviceLaunch.on_issue set calls it before
+ * every warp instruction it issues, with a SimView of the whole machine at
+ * that moment; the callback may look at anything through the functions
+ * below (read-only) and decides whether the launch goes on.
+ *
+ * Block and warp handles are valid during the callback only. */
+#ifndef WARPSIM_INSPECT_H
+#define WARPSIM_INSPECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device.h"
+
+typedef struct SimView SimView;   /* the paused launch */
+
+/* What the callback returns: go on, or stop the launch now (it ends with
+ * a fault of kind "stopped"). */
+enum { SIM_VIEW_CONTINUE = 0, SIM_VIEW_STOP = 1 };
+
+/* The callback (DeviceLaunch.on_issue).  block and warp name the warp about
+ * to issue (its linear block index and warp index in the block). */
+typedef int (*SimIssueFn)(void *user, const SimView *v, uint64_t block, int warp);
+
+/* ---- the machine ---------------------------------------------------------- */
+uint64_t view_cycle(const SimView *v);
+uint64_t view_warp_insts(const SimView *v);          /* issued so far */
+int view_sm_count(const SimView *v);                 /* SMs in use by this launch */
+uint64_t view_grid_blocks(const SimView *v);
+uint64_t view_blocks_done(const SimView *v);         /* retired so far */
+int view_warps_per_block(const SimView *v);
+int view_threads_per_block(const SimView *v);
+
+/* Resident blocks: index 0 .. view_resident_count - 1. */
+int view_resident_count(const SimView *v);
+/* The i-th resident block: linear index, %ctaid and SM; false when out of range. */
+bool view_resident(const SimView *v, int i, uint64_t *block, DeviceDim3 *ctaid, int *sm);
+
+/* ---- one warp (of a resident block) ------------------------------------ */
+typedef struct {
+    uint32_t present;        /* lanes that exist */
+    uint32_t active;         /* lanes that can issue now */
+    uint32_t at_barrier;     /* lanes waiting at bar.sync */
+    uint32_t at_warp_sync;   /* lanes waiting at a *.sync warp instruction */
+    uint32_t exited;
+    int32_t pc[32];          /* each lane's next instruction, -1 exited/absent */
+    int barrier[32];         /* barrier id of lanes at_barrier */
+} ViewWarp;
+
+/* false when the block is not resident or warp is out of range. */
+bool view_warp(const SimView *v, uint64_t block, int warp, ViewWarp *out);
+
+/* The instruction at pc: its PTX text (trimmed), PTX line, and the .cu file
+ * and line ("" / 0 when unknown).  false when pc is out of range. */
+bool view_inst(const SimView *v, int32_t pc, char *text, size_t cap, int *ptx_line, const char **file,
+               int *line);
+/* The kernel's name (PTX entry). */
+const char *view_kernel(const SimView *v);
+
+/* Register `name` ("%r5", "%p1", "%rd3", also "%tid.x" style specials are not
+ * registers: use view_special) of a lane in the function the lane is in.
+ * true with *value; false when the function declares no such register. */
+bool view_reg(const SimView *v, uint64_t block, int warp, int lane, const char *name, uint64_t *value,
+              bool *is_pred);
+
+/* Memory: n bytes at a shared-memory offset of a resident block, or at a
+ * global address.  false (nothing copied) when any byte is out of range. */
+bool view_shared(const SimView *v, uint64_t block, uint64_t addr, void *out, size_t n);
+uint64_t view_shared_size(const SimView *v);
+bool view_global(const SimView *v, uint64_t addr, void *out, size_t n);
+
+/* Barrier id of a resident block: threads arrived so far. */
+uint32_t view_barrier_arrived(const SimView *v, uint64_t block, int id);
+
+#endif
