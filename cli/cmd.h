@@ -6,6 +6,7 @@
 #define WARPSIM_CMD_H
 
 int cmd_run(int argc, char **argv);
+int cmd_explore(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
 int cmd_xcheck(int argc, char **argv);

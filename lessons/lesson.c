@@ -12,6 +12,8 @@
 
 static const Lesson lessons[] = {
     {1, "01-threads-and-races", "Threads, blocks, warps -- and a race", lesson01_run},
+    {2, "02-warps", "Warp-level programming: shuffles, votes, masks", lesson02_run},
+    {3, "03-atomics", "Atomics: contention, scope, order", lesson03_run},
     {4, "04-occupancy", "Occupancy and the L1/shared carveout", NULL},
 };
 
@@ -116,4 +118,75 @@ bool lesson_launch(Device *dev, DeviceModule *mod, const char *kernel, unsigned 
         return false;
     }
     return true;
+}
+
+SimStatus lesson_launch_cfg(DeviceModule *mod, const char *kernel, const DeviceLaunch *cfg, void **args,
+                            DeviceStats *stats, DeviceFault *fault)
+{
+    SimError err;
+    sim_error_clear(&err);
+    SimStatus st = device_launch(mod, kernel, cfg, args, stats, fault, &err);
+    if (st && st != SIM_ERR_FAULT)
+        fprintf(stderr, "warpsim lesson: %s: %s\n", kernel, err.msg);
+    return st;
+}
+
+bool lesson_upload(Device *dev, const void *src, size_t bytes, DevicePtr *out)
+{
+    SimError err;
+    sim_error_clear(&err);
+    if (device_malloc(dev, bytes, out, &err) || (src && device_memcpy_htod(dev, *out, src, bytes, &err))) {
+        fprintf(stderr, "warpsim lesson: %s\n", err.msg);
+        return false;
+    }
+    return true;
+}
+
+bool lesson_download(Device *dev, void *dst, DevicePtr src, size_t bytes)
+{
+    SimError err;
+    sim_error_clear(&err);
+    if (device_memcpy_dtoh(dev, dst, src, bytes, &err)) {
+        fprintf(stderr, "warpsim lesson: %s\n", err.msg);
+        return false;
+    }
+    return true;
+}
+
+SimStatus lesson_run32(Device *dev, DeviceModule *mod, LessonLaunch *l, void *out[4], DeviceStats *stats,
+                       DeviceFault *fault)
+{
+    DevicePtr ptrs[5];
+    void *args[7];
+    int na = 0, nb = 0;
+    SimStatus rc = SIM_ERR_USAGE;
+    DeviceFault scratch;
+    if (l->nout > 4 || l->nscalar > 2)
+        return rc;
+    if (l->in) {
+        if (!lesson_upload(dev, l->in, (size_t)l->n_in * 4, &ptrs[nb]))
+            return rc;
+        args[na++] = &ptrs[nb++];
+    }
+    for (int k = 0; k < l->nout; k++) {
+        if (!lesson_upload(dev, NULL, (size_t)l->out_n[k] * 4, &ptrs[nb]))
+            goto done;
+        args[na++] = &ptrs[nb++];
+    }
+    for (int k = 0; k < l->nscalar; k++)
+        args[na++] = &l->scalar[k];
+    l->cfg.grid = (DeviceDim3){l->grid, 1, 1};
+    l->cfg.block = (DeviceDim3){l->block, 1, 1};
+    rc = lesson_launch_cfg(mod, l->kernel, &l->cfg, args, stats, fault ? fault : &scratch);
+    if (rc == SIM_OK || rc == SIM_ERR_FAULT) {
+        for (int k = 0; k < l->nout; k++)
+            if (!lesson_download(dev, out[k], ptrs[(l->in ? 1 : 0) + k], (size_t)l->out_n[k] * 4))
+                rc = SIM_ERR_USAGE;
+        if (l->in && l->in_back && !lesson_download(dev, l->in_back, ptrs[0], (size_t)l->n_in * 4))
+            rc = SIM_ERR_USAGE;
+    }
+done:
+    for (int k = 0; k < nb; k++)
+        device_free(dev, ptrs[k], NULL);
+    return rc;
 }

@@ -49,7 +49,45 @@ bool lesson_open(const LessonEnv *env, Device **dev, DeviceModule **mod);
 bool lesson_launch(Device *dev, DeviceModule *mod, const char *kernel, unsigned grid,
                    unsigned block, void **args, DeviceStats *stats);
 
+/* The same with a full launch configuration (schedule, atomic order,
+ * divergence model, seed, checks).  SIM_OK; SIM_ERR_FAULT with *fault
+ * filled and nothing printed (a lesson may expect the fault); any other
+ * status after printing the problem. */
+SimStatus lesson_launch_cfg(DeviceModule *mod, const char *kernel, const DeviceLaunch *cfg, void **args,
+                            DeviceStats *stats, DeviceFault *fault);
+
+/* A new device buffer of bytes, filled from src (zero-filled when src is
+ * NULL), and reading one back.  false after printing the problem. */
+bool lesson_upload(Device *dev, const void *src, size_t bytes, DevicePtr *out);
+bool lesson_download(Device *dev, void *dst, DevicePtr src, size_t bytes);
+
+/* One launch over 32-bit buffers, the shape most lesson kernels have:
+ * optionally an input buffer (n_in elements), then nout zero-filled output
+ * buffers (out_n[k] elements each), then up to two int scalars, in that
+ * parameter order.  cfg carries the schedule, atomic order, divergence
+ * model, seed and checks; lesson_run32 fills in its grid and block. */
+typedef struct {
+    const char *kernel;
+    unsigned grid, block;      /* 1-D launches */
+    const void *in;            /* NULL: the kernel takes no input buffer */
+    int n_in;
+    void *in_back;             /* non-NULL: the input buffer is read back here */
+    int nout;                  /* at most 4 */
+    int out_n[4];
+    int nscalar;               /* at most 2 */
+    int scalar[2];
+    DeviceLaunch cfg;
+} LessonLaunch;
+
+/* Run l and read the outputs back into out[k] (out_n[k] * 4 bytes each).
+ * SIM_OK; SIM_ERR_FAULT with *fault filled (fault may be NULL) and the
+ * outputs as the fault left them; another status after printing. */
+SimStatus lesson_run32(Device *dev, DeviceModule *mod, LessonLaunch *l, void *out[4], DeviceStats *stats,
+                       DeviceFault *fault);
+
 /* Harnesses (lessons/NN-topic/harness.c). */
 int lesson01_run(const LessonEnv *env);
+int lesson02_run(const LessonEnv *env);
+int lesson03_run(const LessonEnv *env);
 
 #endif
