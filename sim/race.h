@@ -33,7 +33,12 @@
  *    write-after-write it also is); the clocks that tell which came first
  *    are 32-bit and count race_access calls, so the kind may be wrong for a
  *    read and a write more than 2^31 accesses apart;
- *  - a block's barrier and __syncwarp count is 32-bit per block.
+ *  - a block's barrier and __syncwarp count is 32-bit per block;
+ *  - only block-wide barriers are modelled: a named barrier with a thread
+ *    count (bar.sync id, n) that leaves warps out must not be passed to
+ *    race_barrier (it would order those warps too: missed races).
+ *
+ * One checker serves one launch and is called from one thread at a time.
  *
  * Memory: global shadow lives in pages allocated on first touch, shared
  * shadow per resident block also on first touch (freed by race_block_end);
