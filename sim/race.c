@@ -132,9 +132,9 @@ void race_block_start(RaceChecker *rc, uint64_t block, uint64_t shared_size)
     }
     uint64_t np = (shared_size >> RACE_PAGE_BITS) + !!(shared_size & (RACE_PAGE_SIZE - 1));
     if (np > b->capspages) {
-        /* A window beyond the cap is not tracked (shared_size is the
-         * caller's, a real one is at most 228 KB). */
-        RacePage *t = np <= rc->mem_limit / sizeof *t
+        /* A window past 4 GiB (the generic shared window) or the cap is not
+         * tracked; a real one is at most 228 KB. */
+        RacePage *t = np <= (1ull << (32 - RACE_PAGE_BITS)) && np <= rc->mem_limit / sizeof *t
                           ? race_mem_alloc(rc, np * sizeof *t, true) : NULL;
         if (t) {
             race_mem_free(rc, b->spages, b->capspages * sizeof *t);
@@ -145,8 +145,8 @@ void race_block_start(RaceChecker *rc, uint64_t block, uint64_t shared_size)
             np = 0;
         }
     }
-    for (uint64_t i = 0; i < np; i++)
-        b->spages[i] = (RacePage){.no = i};
+    if (np)
+        memset(b->spages, 0, np * sizeof *b->spages);
     b->nspages = (uint32_t)np;
     b->shared_size = np ? shared_size : 0;
     b->block = block;

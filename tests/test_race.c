@@ -643,6 +643,9 @@ static void test_huge_addresses_do_not_wrap_or_crash(void **s)
     wr(SH, 48 * 1024 - 2, 4, 2, 7);
     assert_int_equal(race_count(rc), 5);
     assert_int_equal(race_finding(rc, 4)->addr, 48 * 1024 - 2);
+    race_set_memory_limit(rc, UINT64_MAX);
+    race_block_start(rc, 10, 1ull << 40);        /* past the 4 GiB window: refused */
+    assert_true(race_truncated(rc));
     race_block_start(rc, 9, 0xffffffffffffffffull);  /* absurd window */
     acc(SH, 1ull << 40, 4, RACE_WRITE, 9, 0, 7);
     acc(SH, 1ull << 40, 4, RACE_READ, 9, 1, 8);
