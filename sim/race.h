@@ -33,16 +33,24 @@
  *    write-after-write it also is); the clocks that tell which came first
  *    are 32-bit and count race_access calls, so the kind may be wrong for a
  *    read and a write more than 2^31 accesses apart;
- *  - a block's barrier and __syncwarp count is 32-bit per block.
+ *  - a block's barrier and __syncwarp count is 32-bit per block;
+ *  - only block-wide barriers are modelled: a named barrier with a thread
+ *    count (bar.sync id, n) that leaves warps out must not be passed to
+ *    race_barrier (it would order those warps too: missed races).
+ *
+ * One checker serves one launch and is called from one thread at a time.
  *
  * Memory: global shadow lives in pages allocated on first touch, shared
  * shadow per resident block also on first touch (freed by race_block_end);
  * a page starts at 4-byte granularity and is split to bytes on the first
  * access that is not 4-byte aligned, with identical results.  Everything is
  * counted against a cap (RACE_DEFAULT_MEMORY_LIMIT); past it, new memory is
- * not tracked and race_truncated() says that coverage was partial.  Nothing
- * here prints, exits, or allocates on the access path once warm, except to
- * grow its tables. */
+ * not tracked and race_truncated() says that coverage was partial.  The
+ * cost: 11 bytes of shadow per byte touched (44 once split to bytes), 96
+ * bytes per thread of a resident block that reads (its recent reads), 4 KB
+ * per warp that uses __syncwarp, 8 bytes per block started.  Nothing
+ * here prints or exits; once warm, the access path allocates only a page of
+ * memory touched for the first time (retired blocks' pages are reused). */
 #ifndef WARPSIM_RACE_H
 #define WARPSIM_RACE_H
 

@@ -32,7 +32,7 @@ typedef struct {
 } RaceCell;
 
 typedef struct {
-    uint64_t no;        /* page number: address >> RACE_PAGE_BITS */
+    uint64_t no;        /* global pages: address >> RACE_PAGE_BITS */
     RaceCell *cells;    /* NULL: not allocated (an empty slot in the global table) */
     bool bytewise;
 } RacePage;

@@ -387,6 +387,17 @@ static void test_cta_atomic_on_global_other_blocks_touch_is_found(void **s)
     assert_int_equal(race_count(rc), 5);
     assert_int_equal(race_finding(rc, 3)->first.pc, 5);
     assert_string_equal(race_finding(rc, 3)->kind, "atomic-scope");
+    /* Another block's plain write, or .gpu atomic, then the .cta atomic. */
+    acc(GL, G0 + 192, 4, RACE_WRITE, 1, 0, 7);
+    atom(GL, G0 + 192, RACE_SCOPE_CTA, 0, 0, 8);
+    atom(GL, G0 + 256, RACE_SCOPE_GPU, 1, 0, 9);
+    atom(GL, G0 + 256, RACE_SCOPE_CTA, 0, 0, 10);
+    assert_int_equal(race_count(rc), 8);         /* scope, write-after-write, scope */
+    assert_string_equal(race_finding(rc, 5)->kind, "atomic-scope");
+    assert_int_equal(race_finding(rc, 5)->first_op, RACE_WRITE);
+    assert_string_equal(race_finding(rc, 6)->kind, "write-after-write");
+    assert_string_equal(race_finding(rc, 7)->kind, "atomic-scope");
+    assert_int_equal(race_finding(rc, 7)->first.pc, 9);
 }
 
 static void test_cta_atomics_within_one_block_or_in_shared_are_fine(void **s)
@@ -632,6 +643,9 @@ static void test_huge_addresses_do_not_wrap_or_crash(void **s)
     wr(SH, 48 * 1024 - 2, 4, 2, 7);
     assert_int_equal(race_count(rc), 5);
     assert_int_equal(race_finding(rc, 4)->addr, 48 * 1024 - 2);
+    race_set_memory_limit(rc, UINT64_MAX);
+    race_block_start(rc, 10, 1ull << 40);        /* past the 4 GiB window: refused */
+    assert_true(race_truncated(rc));
     race_block_start(rc, 9, 0xffffffffffffffffull);  /* absurd window */
     acc(SH, 1ull << 40, 4, RACE_WRITE, 9, 0, 7);
     acc(SH, 1ull << 40, 4, RACE_READ, 9, 1, 8);
