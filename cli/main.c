@@ -16,6 +16,7 @@ static const Subcommand subcommands[] = {
     {"run", cmd_run, "run any kernel (.ptx or .cu) in the simulator"},
     {"occupancy", cmd_occupancy, "predict blocks per SM, limiters and the L1/shared carveout"},
     {"xcheck", cmd_xcheck, "compare the simulator with a GPU (or its recording) on every lesson"},
+    {"grade", cmd_grade, "grade a student's kernel against a lesson's exercise (tests, races, rubric)"},
     {"trace", cmd_trace, "print a trace (run --trace) as text or export it for Perfetto"},
 };
 

@@ -11,8 +11,8 @@
 #include "source.h"
 
 static const Lesson lessons[] = {
-    {1, "01-threads-and-races", "Threads, blocks, warps -- and a race", lesson01_run},
-    {4, "04-occupancy", "Occupancy and the L1/shared carveout", NULL},
+    {1, "01-threads-and-races", "Threads, blocks, warps -- and a race", lesson01_run, &lesson01_exercise},
+    {4, "04-occupancy", "Occupancy and the L1/shared carveout", NULL, NULL},
 };
 
 int lesson_count(void)
