@@ -308,6 +308,8 @@ static void compile_failed(GradeCtx *c, GradeCompileStatus st, char *log)
         f.line = line;
         f.col = col;
         snprintf(f.msg, sizeof f.msg, "%s", emsg);
+        if (!line && strstr(emsg, "Entry function")) /* ptxas: about the kernel as a whole */
+            f.line = kernel_line(r, c->ex->kernel);
     } else {
         snprintf(f.file, sizeof f.file, "%s", r->student);
         snprintf(f.msg, sizeof f.msg, "nvcc failed (its messages are below)");
@@ -442,7 +444,13 @@ int grade_run(const Lesson *l, const GradeOptions *o, GradeReport *r, char *msg,
     for (int ti = 0; ti < ex->ntests; ti++)
         for (int run = 0; run < o->runs && !c.tests[ti].stopped; run++) {
             progress(&c, ti, run);
-            run_once(&c, dev, mod, ti, run);
+            /* a fresh module each run, as a fresh program would have: a
+             * __device__ variable the kernel changes starts from its
+             * initial value again */
+            DeviceModule *fresh;
+            if (device_load_ptx(dev, o->student, c.ptx, c.ptx_len, &fresh, &err))
+                fresh = mod;
+            run_once(&c, dev, fresh, ti, run);
         }
     progress(&c, -1, 0);
     if (o->gpu)

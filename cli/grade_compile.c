@@ -1,6 +1,7 @@
-/* grade_compile.c: compiling a submission for `warpsim grade` -- nvcc in
- * its own process group with a time limit (a template bomb must not stall
- * the grader), and the first error picked out of its messages. */
+/* grade_compile.c: compiling a submission for `warpsim grade` -- nvcc, then
+ * ptxas on its PTX, each in its own process group with a time limit (a
+ * template bomb must not stall the grader), and the first error picked out
+ * of their messages. */
 #include "grade_int.h"
 
 #include <errno.h>
@@ -45,28 +46,11 @@ static int wait_bounded(pid_t pid, int timeout_s)
     }
 }
 
-GradeCompileStatus grade_compile(const char *path, const char *arch, int timeout_s, char **ptx, size_t *len,
-                                 char **log, char *msg, size_t cap)
+/* Run argv[0] with argv, its stdin /dev/null and its output into logp, in
+ * a process group killed after timeout_s.  Its wait status, -1 for the
+ * timeout, -2 when it could not be started. */
+static int run_logged(char *const argv[], const char *logp, int timeout_s)
 {
-    *ptx = NULL;
-    *log = NULL;
-    const char *found = source_find_nvcc();
-    if (!found) {
-        snprintf(msg, cap, "nvcc was not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): grading compiles "
-                           "the submission, so it needs the CUDA toolkit");
-        return GRADE_COMPILE_UNAVAILABLE;
-    }
-    char nvcc[1024];
-    snprintf(nvcc, sizeof nvcc, "%s", found);
-    char dir[] = "/tmp/warpsim-grade-XXXXXX";
-    if (!mkdtemp(dir)) {
-        snprintf(msg, cap, "cannot create a temporary folder: %s", strerror(errno));
-        return GRADE_COMPILE_UNAVAILABLE;
-    }
-    char out[256], logp[256], archarg[64];
-    snprintf(out, sizeof out, "%s/kernel.ptx", dir);
-    snprintf(logp, sizeof logp, "%s/nvcc.log", dir);
-    snprintf(archarg, sizeof archarg, "-arch=%s", arch);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -78,20 +62,55 @@ GradeCompileStatus grade_compile(const char *path, const char *arch, int timeout
         dup2(nul, 0);
         dup2(fd, 1);
         dup2(fd, 2);
-        execl(nvcc, "nvcc", "-ptx", "-lineinfo", "-O3", archarg, "-o", out, path, (char *)NULL);
+        execv(argv[0], argv);
         _exit(127);
     }
-    GradeCompileStatus rc = GRADE_COMPILE_FAILED;
-    if (pid < 0) {
-        snprintf(msg, cap, "cannot start nvcc: %s", strerror(errno));
-        rc = GRADE_COMPILE_UNAVAILABLE;
-        goto done;
-    }
+    if (pid < 0)
+        return -2;
     setpgid(pid, pid); /* also here: whichever runs first */
-    int st = wait_bounded(pid, timeout_s);
+    return wait_bounded(pid, timeout_s);
+}
+
+GradeCompileStatus grade_compile(const char *path, const char *arch, int timeout_s, char **ptx, size_t *len,
+                                 char **log, char *msg, size_t cap)
+{
+    *ptx = NULL;
+    *log = NULL;
+    const char *found = source_find_nvcc();
+    if (!found) {
+        snprintf(msg, cap, "nvcc was not found (PATH, $CUDA_HOME/bin, /usr/local/cuda/bin): grading compiles "
+                           "the submission, so it needs the CUDA toolkit");
+        return GRADE_COMPILE_UNAVAILABLE;
+    }
+    char nvcc[1024], ptxas[1024];
+    snprintf(nvcc, sizeof nvcc, "%s", found);
+    found = source_find_tool("ptxas");
+    snprintf(ptxas, sizeof ptxas, "%s", found ? found : "");
+    char dir[] = "/tmp/warpsim-grade-XXXXXX";
+    if (!mkdtemp(dir)) {
+        snprintf(msg, cap, "cannot create a temporary folder: %s", strerror(errno));
+        return GRADE_COMPILE_UNAVAILABLE;
+    }
+    char out[256], logp[256], archarg[64];
+    snprintf(out, sizeof out, "%s/kernel.ptx", dir);
+    snprintf(logp, sizeof logp, "%s/nvcc.log", dir);
+    snprintf(archarg, sizeof archarg, "-arch=%s", arch);
+    char *nvcc_argv[] = {nvcc, "-ptx", "-lineinfo", "-O3", archarg, "-o", out, (char *)path, NULL};
+    GradeCompileStatus rc = GRADE_COMPILE_FAILED;
+    int st = run_logged(nvcc_argv, logp, timeout_s);
+    if (st == 0 && *ptxas) {
+        /* nvcc -ptx stops before the back end, which still refuses some
+         * kernels (too much shared memory, ...) that a GPU could then not
+         * load: run it too, as a GPU's driver would */
+        char *ptxas_argv[] = {ptxas, archarg, "-o", "/dev/null", out, NULL};
+        st = run_logged(ptxas_argv, logp, timeout_s);
+    }
     char tmp[256];
     size_t ll = 0;
-    if (st == -1) {
+    if (st == -2) {
+        snprintf(msg, cap, "cannot start nvcc: %s", strerror(errno));
+        rc = GRADE_COMPILE_UNAVAILABLE;
+    } else if (st == -1) {
         rc = GRADE_COMPILE_TIMED_OUT;
     } else if (WIFEXITED(st) && WEXITSTATUS(st) == 0) {
         *ptx = source_read_file(out, len, msg, cap);
@@ -104,7 +123,6 @@ GradeCompileStatus grade_compile(const char *path, const char *arch, int timeout
         if (!*log)
             *log = strdup("(nvcc failed and wrote no message)\n");
     }
-done:
     unlink(out);
     unlink(logp);
     rmdir(dir);
@@ -158,7 +176,8 @@ bool grade_compile_first_error(const char *log, char *file, size_t fcap, int *li
                 *col = (int)(c - caret) - 2 + 1; /* nvcc indents its echo by two columns */
             return true;
         }
-        if (!strncmp(l, "nvcc fatal", 10) || !strncmp(l, "error:", 6)) {
+        if (!strncmp(l, "nvcc fatal", 10) || !strncmp(l, "error:", 6) || !strncmp(l, "ptxas error", 11) ||
+            !strncmp(l, "ptxas fatal", 11)) {
             file[0] = 0;
             snprintf(emsg, ecap, "%s", l);
             return true;

@@ -17,15 +17,18 @@ typedef enum {
 } GradeCompileStatus;
 
 /* Compile path for arch with nvcc -ptx -lineinfo -O3 (the flags `warpsim
- * run` uses, so a replay runs the very same PTX), in a process group killed
- * after timeout_s seconds.  *ptx (NUL-terminated, *len bytes) and *log are
- * malloc'd for the caller. */
+ * run` uses, so a replay runs the very same PTX), then check the PTX with
+ * ptxas for arch when ptxas is found (it refuses what a GPU could not load:
+ * too much shared memory, ...); each in a process group killed after
+ * timeout_s seconds.  *ptx (NUL-terminated, *len bytes) and *log (nvcc's or
+ * ptxas's messages) are malloc'd for the caller. */
 GradeCompileStatus grade_compile(const char *path, const char *arch, int timeout_s, char **ptx, size_t *len,
                                  char **log, char *msg, size_t cap);
 
 /* The first error in nvcc's messages ("f.cu(4): error: expected a \";\""):
  * its file, line, column (from the caret line under the echoed source; 0
- * when there is none) and message.  false when no line looks like one. */
+ * when there is none) and message; or a line of nvcc fatal / ptxas error
+ * (file "", line 0).  false when no line looks like one. */
 bool grade_compile_first_error(const char *log, char *file, size_t fcap, int *line, int *col, char *emsg,
                                size_t ecap);
 

@@ -139,7 +139,7 @@ static void write_finding_text(FILE *o, const GradeReport *r, const GradeFinding
     if (*f->step)
         fprintf(o, "     step:   %s\n", f->step);
     if (!strcmp(f->kind, "compile-error") && r->compiler_output) {
-        fprintf(o, "     nvcc said:\n");
+        fprintf(o, "     the compiler said:\n");
         for (const char *p = r->compiler_output; *p;) {
             const char *nl = strchr(p, '\n');
             int n = nl ? (int)(nl - p) : (int)strlen(p);

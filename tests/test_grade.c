@@ -70,16 +70,29 @@ static void need_nvcc(void)
     skip();
 }
 
+/* The report of the current test, freed by the teardown (also when the
+ * test fails half-way). */
+static JsonValue *report;
+
+static int free_report(void **s)
+{
+    (void)s;
+    json_free(report);
+    report = NULL;
+    return 0;
+}
+
 /* Grade fixture tests/grade/NAME.cu as JSON with extra options; the parsed
  * report (the test fails when it is not valid JSON). */
 static JsonValue *grade_json(int *rc, const char *name, const char *extra)
 {
     *rc = sh(false, "%s grade 1 tests/grade/%s.cu --format json %s", warpsim(), name, extra);
     char msg[256];
-    JsonValue *v = json_parse(out, strlen(out), msg, sizeof msg);
-    if (!v)
+    free_report(NULL);
+    report = json_parse(out, strlen(out), msg, sizeof msg);
+    if (!report)
         fail_msg("grade %s: not JSON (%s): %.400s", name, msg, out);
-    return v;
+    return report;
 }
 
 /* The first finding of kind `kind` (NULL when none). */
@@ -146,7 +159,6 @@ static void test_grade_atomic_solution_passes_but_misses_the_atomics_rubric(void
     const JsonValue *at = item(r, "rubric: at most one atomicAdd per block");
     assert_false(json_get(at, "passed")->boolean);
     assert_non_null(strstr(json_get_string(at, "output"), "256 per block"));
-    json_free(r);
 }
 
 static void test_grade_shared_memory_reduction_gets_full_marks(void **s)
@@ -159,7 +171,6 @@ static void test_grade_shared_memory_reduction_gets_full_marks(void **s)
     assert_true(passed(r));
     assert_int_equal((int)json_get_number(r, "score", -1), 100);
     assert_non_null(strstr(json_get_string(item(r, "n = 100000"), "output"), "correct in all 8 runs"));
-    json_free(r);
 }
 
 /* Needs the race checker (DEVICE_CHECK_RACES findings). */
@@ -173,7 +184,6 @@ static void test_grade_racy_sum_fails_with_a_race_at_its_line(void **s)
     assert_false(passed(r));
     const JsonValue *f = expect_finding(r, "racy", "race", 7);
     assert_non_null(strstr(json_get_string(f, "replay"), "--check races"));
-    json_free(r);
 }
 
 /* Needs the race checker: the answer may come out right, the race must not. */
@@ -186,7 +196,6 @@ static void test_grade_missing_syncthreads_fails_with_a_race_at_its_line(void **
     assert_int_equal(rc, 1);
     expect_finding(r, "nosync", "race", 12);
     assert_false(json_get(item(r, "rubric: no data race"), "passed")->boolean);
-    json_free(r);
 }
 
 static void test_grade_read_past_n_is_out_of_bounds_with_block_and_thread(void **s)
@@ -203,7 +212,6 @@ static void test_grade_read_past_n_is_out_of_bounds_with_block_and_thread(void *
     /* n = 256 is a multiple of the block: that test passes */
     assert_true(json_get(item(r, "n = 256"), "passed")->boolean);
     assert_false(json_get(item(r, "n = 257"), "passed")->boolean);
-    json_free(r);
 }
 
 static void test_grade_endless_loop_in_one_thread_ends_as_budget_exceeded(void **s)
@@ -216,7 +224,6 @@ static void test_grade_endless_loop_in_one_thread_ends_as_budget_exceeded(void *
     const JsonValue *f = expect_finding(r, "loop", "budget-exceeded", 9);
     assert_non_null(strstr(json_get_string(f, "replay"), "--budget "));
     assert_true(took < 60);
-    json_free(r);
 }
 
 /* Needs the race checker's barrier-divergence findings. */
@@ -228,7 +235,6 @@ static void test_grade_syncthreads_inside_a_branch_is_barrier_divergence(void **
     JsonValue *r = grade_json(&rc, "divergent", "");
     assert_int_equal(rc, 1);
     expect_finding(r, "divergent", "barrier-divergence", 16);
-    json_free(r);
 }
 
 static void test_grade_wrong_answer_says_which_element_is_missing(void **s)
@@ -243,7 +249,6 @@ static void test_grade_wrong_answer_says_which_element_is_missing(void **s)
     assert_non_null(strstr(json_get_string(item(r, "n = 257"), "output"),
                            "that is the sum without in[256], the last element"));
     assert_int_equal((int)json_get_number(r, "score", -1), 0); /* no right answer: no rubric points */
-    json_free(r);
 }
 
 static void test_grade_file_that_does_not_compile_fails_with_line_and_message(void **s)
@@ -258,7 +263,18 @@ static void test_grade_file_that_does_not_compile_fails_with_line_and_message(vo
     assert_string_equal(json_get_string(f, "message"), "expected a \";\"");
     assert_non_null(strstr(json_get_string(f, "compiler_output"), "error"));
     assert_int_equal((int)json_get_number(r, "score", -1), 0);
-    json_free(r);
+}
+
+/* nvcc -ptx does not run the back end; the grader does, as a GPU would. */
+static void test_grade_kernel_ptxas_refuses_is_a_compile_error(void **s)
+{
+    (void)s;
+    need_nvcc();
+    int rc;
+    JsonValue *r = grade_json(&rc, "bigsmem", "");
+    assert_int_equal(rc, 1);
+    const JsonValue *f = expect_finding(r, "bigsmem", "compile-error", 4); /* the kernel's line */
+    assert_non_null(strstr(json_get_string(f, "message"), "too much shared data"));
 }
 
 static void test_grade_text_shows_the_source_line_and_the_replay(void **s)
@@ -287,7 +303,6 @@ static void test_grade_replay_command_reproduces_the_finding(void **s)
     assert_true(!strncmp(replay, "warpsim run ", 12));
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "%s %s", warpsim(), replay + strlen("warpsim "));
-    json_free(r);
     assert_int_equal(sh(true, "%s", cmd), 1);
     assert_non_null(strstr(out, "kernel fault: out-of-bounds"));
     assert_non_null(strstr(out, "oob.cu:7"));
@@ -304,7 +319,6 @@ static void test_grade_missing_kernel_lists_what_the_file_defines(void **s)
     assert_non_null(f);
     assert_non_null(strstr(json_get_string(f, "message"), "no kernel named 'block_sum'"));
     assert_non_null(strstr(json_get_string(f, "message"), "blocksum"));
-    json_free(r);
 }
 
 static void test_grade_wrong_parameters_are_a_signature_finding(void **s)
@@ -316,7 +330,6 @@ static void test_grade_wrong_parameters_are_a_signature_finding(void **s)
     assert_int_equal(rc, 1);
     const JsonValue *f = expect_finding(r, "params", "signature", 2);
     assert_non_null(strstr(json_get_string(f, "message"), "takes 2 parameters"));
-    json_free(r);
 }
 
 /* ---- formats, options, statuses ------------------------------------------------ */
@@ -347,7 +360,6 @@ static void test_grade_json_has_exactly_the_documented_fields(void **s)
             fail_msg("finding lacks \"%s\"", fk[i]);
     /* exactly one line */
     assert_ptr_equal(strchr(out, '\n'), out + strlen(out) - 1);
-    json_free(r);
 }
 
 static void test_grade_gradescope_results_json_parses(void **s)
@@ -366,10 +378,10 @@ static void test_grade_gradescope_results_json_parses(void **s)
     char *text = source_read_file(path, &n, msg, sizeof msg);
     unlink(path);
     assert_non_null(text);
-    JsonValue *r = json_parse(text, n, msg, sizeof msg);
+    JsonValue *r = report = json_parse(text, n, msg, sizeof msg);
+    free(text);
     if (!r)
         fail_msg("results.json: %s", msg);
-    free(text);
     assert_int_equal((int)json_get_number(r, "score", -1), 90);
     assert_non_null(json_get_string(r, "output"));
     const JsonValue *ts = json_get(r, "tests");
@@ -381,7 +393,6 @@ static void test_grade_gradescope_results_json_parses(void **s)
         assert_non_null(json_get_string(&ts->items[i], "output"));
         assert_string_equal(json_get_string(&ts->items[i], "visibility"), "visible");
     }
-    json_free(r);
     if (system("command -v python3 >/dev/null 2>&1") == 0) { /* a second, independent parser */
         assert_int_equal(sh(false, "%s grade 1 tests/grade/nocompile.cu --format gradescope | python3 -m json.tool "
                                    ">/dev/null && echo ok", warpsim()), 0);
@@ -422,7 +433,6 @@ static void test_grade_gpu_path_reports_agreement(void **s)
     assert_non_null(strstr(json_get_string(g, "note"), "7 of 7 tests correct"));
     assert_non_null(strstr(json_get_string(item(r, "n = 1000"), "output"),
                            "GPU: correct, the same output as the simulator's run 0"));
-    json_free(r);
 }
 
 static void test_grade_gpu_fault_becomes_a_finding(void **s)
@@ -439,7 +449,6 @@ static void test_grade_gpu_fault_becomes_a_finding(void **s)
         on_gpu |= b && !strcmp(b, "gpu") && !strcmp(json_get_string(&fs->items[i], "kind"), "out-of-bounds");
     }
     assert_true(on_gpu);
-    json_free(r);
 }
 
 static void test_grade_gpu_timeout_stops_an_endless_kernel(void **s)
@@ -454,7 +463,6 @@ static void test_grade_gpu_timeout_stops_an_endless_kernel(void **s)
     assert_string_equal(json_get_string(f, "backend"), "gpu");
     assert_non_null(strstr(json_get_string(f, "message"), "after 1 s"));
     assert_true(took < 30);
-    json_free(r);
 }
 
 static void test_grade_gpu_without_a_gpu_says_so_and_grades_anyway(void **s)
@@ -532,27 +540,28 @@ static void test_lesson1_check_is_the_wrapping_sum_and_explains_a_missing_elemen
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_grade_atomic_solution_passes_but_misses_the_atomics_rubric),
-        cmocka_unit_test(test_grade_shared_memory_reduction_gets_full_marks),
-        cmocka_unit_test(test_grade_racy_sum_fails_with_a_race_at_its_line),
-        cmocka_unit_test(test_grade_missing_syncthreads_fails_with_a_race_at_its_line),
-        cmocka_unit_test(test_grade_read_past_n_is_out_of_bounds_with_block_and_thread),
-        cmocka_unit_test(test_grade_endless_loop_in_one_thread_ends_as_budget_exceeded),
-        cmocka_unit_test(test_grade_syncthreads_inside_a_branch_is_barrier_divergence),
-        cmocka_unit_test(test_grade_wrong_answer_says_which_element_is_missing),
-        cmocka_unit_test(test_grade_file_that_does_not_compile_fails_with_line_and_message),
-        cmocka_unit_test(test_grade_text_shows_the_source_line_and_the_replay),
-        cmocka_unit_test(test_grade_replay_command_reproduces_the_finding),
-        cmocka_unit_test(test_grade_missing_kernel_lists_what_the_file_defines),
-        cmocka_unit_test(test_grade_wrong_parameters_are_a_signature_finding),
-        cmocka_unit_test(test_grade_json_has_exactly_the_documented_fields),
-        cmocka_unit_test(test_grade_gradescope_results_json_parses),
-        cmocka_unit_test(test_grade_cannot_grade_is_status_2_with_a_reason),
-        cmocka_unit_test(test_grade_gpu_path_reports_agreement),
-        cmocka_unit_test(test_grade_gpu_fault_becomes_a_finding),
-        cmocka_unit_test(test_grade_gpu_timeout_stops_an_endless_kernel),
-        cmocka_unit_test(test_grade_gpu_without_a_gpu_says_so_and_grades_anyway),
-        cmocka_unit_test(test_grade_reads_nvccs_first_error_with_its_column),
+        cmocka_unit_test_teardown(test_grade_atomic_solution_passes_but_misses_the_atomics_rubric, free_report),
+        cmocka_unit_test_teardown(test_grade_shared_memory_reduction_gets_full_marks, free_report),
+        cmocka_unit_test_teardown(test_grade_racy_sum_fails_with_a_race_at_its_line, free_report),
+        cmocka_unit_test_teardown(test_grade_missing_syncthreads_fails_with_a_race_at_its_line, free_report),
+        cmocka_unit_test_teardown(test_grade_read_past_n_is_out_of_bounds_with_block_and_thread, free_report),
+        cmocka_unit_test_teardown(test_grade_endless_loop_in_one_thread_ends_as_budget_exceeded, free_report),
+        cmocka_unit_test_teardown(test_grade_syncthreads_inside_a_branch_is_barrier_divergence, free_report),
+        cmocka_unit_test_teardown(test_grade_wrong_answer_says_which_element_is_missing, free_report),
+        cmocka_unit_test_teardown(test_grade_file_that_does_not_compile_fails_with_line_and_message, free_report),
+        cmocka_unit_test_teardown(test_grade_kernel_ptxas_refuses_is_a_compile_error, free_report),
+        cmocka_unit_test_teardown(test_grade_text_shows_the_source_line_and_the_replay, free_report),
+        cmocka_unit_test_teardown(test_grade_replay_command_reproduces_the_finding, free_report),
+        cmocka_unit_test_teardown(test_grade_missing_kernel_lists_what_the_file_defines, free_report),
+        cmocka_unit_test_teardown(test_grade_wrong_parameters_are_a_signature_finding, free_report),
+        cmocka_unit_test_teardown(test_grade_json_has_exactly_the_documented_fields, free_report),
+        cmocka_unit_test_teardown(test_grade_gradescope_results_json_parses, free_report),
+        cmocka_unit_test_teardown(test_grade_cannot_grade_is_status_2_with_a_reason, free_report),
+        cmocka_unit_test_teardown(test_grade_gpu_path_reports_agreement, free_report),
+        cmocka_unit_test_teardown(test_grade_gpu_fault_becomes_a_finding, free_report),
+        cmocka_unit_test_teardown(test_grade_gpu_timeout_stops_an_endless_kernel, free_report),
+        cmocka_unit_test_teardown(test_grade_gpu_without_a_gpu_says_so_and_grades_anyway, free_report),
+        cmocka_unit_test_teardown(test_grade_reads_nvccs_first_error_with_its_column, free_report),
         cmocka_unit_test(test_lesson1_check_is_the_wrapping_sum_and_explains_a_missing_element),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
