@@ -113,8 +113,14 @@ static const JsonValue *finding(const JsonValue *report, const char *kind)
 static const JsonValue *expect_finding(const JsonValue *report, const char *name, const char *kind, int line)
 {
     const JsonValue *f = finding(report, kind);
-    if (!f)
-        fail_msg("%s: no %s finding in: %.2000s", name, kind, out);
+    if (!f) {
+        char kinds[512] = "";
+        const JsonValue *fs = json_get(report, "findings");
+        for (size_t i = 0; i < fs->n && strlen(kinds) < 400; i++)
+            snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), " %s:%d",
+                     json_get_string(&fs->items[i], "kind"), (int)json_get_number(&fs->items[i], "line", 0));
+        fail_msg("%s: no %s finding; the findings are:%s", name, kind, *kinds ? kinds : " none");
+    }
     assert_int_equal((int)json_get_number(f, "line", -1), line);
     char file[128];
     snprintf(file, sizeof file, "tests/grade/%s.cu", name);
@@ -500,6 +506,57 @@ static void test_grade_reads_nvccs_first_error_with_its_column(void **s)
     assert_false(grade_compile_first_error("all good\n", file, sizeof file, &line, &col, msg, sizeof msg));
 }
 
+/* The writers on a race finding (the simulator's race checker fills these
+ * in a real grading): kind, detail, line with its marker, both accesses. */
+static void test_grade_report_shows_a_race_with_both_accesses(void **s)
+{
+    (void)s;
+    const Lesson *l = lesson_find("1");
+    GradeItem items[10];
+    memset(items, 0, sizeof items);
+    for (int i = 0; i < 10; i++) {
+        snprintf(items[i].name, sizeof items[i].name, i < 7 ? "test %d" : "rubric: item %d", i);
+        items[i].rubric = i >= 7;
+        items[i].max_score = 10;
+    }
+    GradeFinding f = {.kind = "race", .detail = "lost-update", .backend = "simulator",
+                      .file = "tests/grade/racy.cu", .line = 7, .msg = "out[0] is read and written back",
+                      .has_thread = true, .block = {1, 0, 0}, .thread = {3, 0, 0}, .op = "write",
+                      .has_other = true, .other_block = {0, 0, 0}, .other_thread = {5, 0, 0}, .other_line = 7,
+                      .other_op = "read", .test = 2, .run = 3, .schedule = DEVICE_SCHED_RANDOM,
+                      .atomic_order = DEVICE_ATOMIC_RANDOM, .seed = 3, .count = 12, .tests_mask = 0x6,
+                      .replay = "warpsim run x", .step = "warpsim step x"};
+    char msg[128];
+    GradeReport r = {.lesson = l, .ex = l->exercise, .student = "tests/grade/racy.cu", .runs = 8, .compiled = true,
+                     .items = items, .nitems = 10, .findings = &f, .nfindings = 1, .max_score = 100};
+    r.source = source_read_file(r.student, &r.source_len, msg, sizeof msg);
+    assert_non_null(r.source);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    grade_write_text(m, &r);
+    fclose(m);
+    assert_non_null(strstr(text, "1. race (lost-update) at tests/grade/racy.cu:7 -- 12 times, in 2 tests\n"));
+    assert_non_null(strstr(text, "    7 |         out[0] += in[i];\n"));
+    assert_non_null(strstr(text, "      |         ^~~~~~~~~~~~~~~~\n"));
+    assert_non_null(strstr(text, "block (1,0,0) thread (3,0,0) (write); before it: block (0,0,0) thread (5,0,0) "
+                                 "(read) at line 7"));
+    assert_non_null(strstr(text, "run 3 (schedule random, atomic order random, seed 3)"));
+    free(text);
+    m = open_memstream(&text, &len);
+    grade_write_json(m, &r);
+    fclose(m);
+    JsonValue *j = report = json_parse(text, len, msg, sizeof msg);
+    free(text);
+    free(r.source);
+    assert_non_null(j);
+    const JsonValue *jf = &json_get(j, "findings")->items[0];
+    assert_string_equal(json_get_string(jf, "detail"), "lost-update");
+    assert_string_equal(json_get_string(json_get(jf, "other"), "op"), "read");
+    assert_string_equal(json_get_string(jf, "schedule"), "random");
+    assert_int_equal((int)json_get_number(jf, "tests", 0), 2);
+}
+
 /* Lesson 1's reference against a plain sum, and its explanations. */
 static void test_lesson1_check_is_the_wrapping_sum_and_explains_a_missing_element(void **s)
 {
@@ -562,6 +619,7 @@ int main(void)
         cmocka_unit_test_teardown(test_grade_gpu_timeout_stops_an_endless_kernel, free_report),
         cmocka_unit_test_teardown(test_grade_gpu_without_a_gpu_says_so_and_grades_anyway, free_report),
         cmocka_unit_test_teardown(test_grade_reads_nvccs_first_error_with_its_column, free_report),
+        cmocka_unit_test_teardown(test_grade_report_shows_a_race_with_both_accesses, free_report),
         cmocka_unit_test(test_lesson1_check_is_the_wrapping_sum_and_explains_a_missing_element),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
