@@ -17,6 +17,7 @@ static const Subcommand subcommands[] = {
     {"explore", cmd_explore, "run a kernel under many schedules and atomic orders; count the results"},
     {"occupancy", cmd_occupancy, "predict blocks per SM, limiters and the L1/shared carveout"},
     {"xcheck", cmd_xcheck, "compare the simulator with a GPU (or its recording) on every lesson"},
+    {"grade", cmd_grade, "grade a student's kernel against a lesson's exercise (tests, races, rubric)"},
     {"trace", cmd_trace, "print a trace (run --trace) as text or export it for Perfetto"},
 };
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "device.h"
+#include "exercise.h"
 
 typedef struct {
     const char *dir;     /* the lesson's folder, e.g. "/.../lessons/01-threads-and-races" */
@@ -27,6 +28,8 @@ typedef struct {
      * or a kernel faulted, 2 the lesson could not run).  NULL: the lesson has
      * no harness yet and `warpsim lesson` shows its text. */
     int (*run)(const LessonEnv *env);
+    /* The exercise `warpsim grade` checks (exercise.h); NULL: none yet. */
+    const Exercise *exercise;
 } Lesson;
 
 int lesson_count(void);
@@ -89,5 +92,8 @@ SimStatus lesson_run32(Device *dev, DeviceModule *mod, LessonLaunch *l, void *ou
 int lesson01_run(const LessonEnv *env);
 int lesson02_run(const LessonEnv *env);
 int lesson03_run(const LessonEnv *env);
+
+/* Exercises (lessons/NN-topic/exercise/grade.c). */
+extern const Exercise lesson01_exercise;
 
 #endif

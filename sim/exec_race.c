@@ -192,7 +192,7 @@ void exec_race_barrier_divergence(Exec *x, Block *b, int id, const Warp *w1, int
     if (!x->races || *x->n_races >= DEVICE_MAX_RACES)
         return;
     for (int i = 0; i < *x->n_races; i++) /* once per barrier instruction */
-        if (!strcmp(x->races[i].kind, "barrier-divergence") && x->races[i].first.ptx_line ==
+        if (!strcmp(x->races[i].kind, "barrier-divergence") && x->races[i].second.ptx_line ==
                                                                    x->prog->insts[pc1].ptx_line)
             return;
     DeviceRace *r = &x->races[(*x->n_races)++];
@@ -200,10 +200,11 @@ void exec_race_barrier_divergence(Exec *x, Block *b, int id, const Warp *w1, int
     snprintf(r->kind, sizeof r->kind, "barrier-divergence");
     snprintf(r->space, sizeof r->space, "barrier");
     r->addr = (uint64_t)id;
-    fill_access(x->prog, x->cfg, b->linear, (uint32_t)exec_tid(w1, l1), pc1, "bar.sync", &r->first, r->file,
-                sizeof r->file);
+    /* second: the barrier that released without them (its line is the finding's) */
     fill_access(x->prog, x->cfg, b->linear, (uint32_t)exec_tid(w2, l2), pc2, exited ? "exit" : "bar.sync",
-                &r->second, NULL, 0);
+                &r->first, NULL, 0);
+    fill_access(x->prog, x->cfg, b->linear, (uint32_t)exec_tid(w1, l1), pc1, "bar.sync", &r->second, r->file,
+                sizeof r->file);
     if (exited)
         snprintf(r->msg, sizeof r->msg,
                  "__syncthreads() (barrier %d) was not reached by every thread of the block: some exited "

@@ -1,0 +1,150 @@
+/* cmd_grade.c: `warpsim grade LESSON STUDENT.cu` -- grade a student's
+ * kernel against a lesson's exercise and write the report (grade.h does the
+ * work). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "grade.h"
+#include "lesson.h"
+
+static const char grade_help[] =
+    "usage: warpsim grade LESSON STUDENT.cu [--runs K] [--seed N] [--format text|json|gradescope]\n"
+    "                     [--out FILE] [--gpu [--gpu-timeout S]]\n"
+    "\n"
+    "Grades a student's kernel against a lesson's exercise.  The file is compiled with\n"
+    "nvcc -ptx -lineinfo; the kernel is found by the exercise's name; each test of the\n"
+    "exercise runs K times in the simulator -- run 0 with the default schedule, run 1\n"
+    "with adversarial ones, the others with random schedules and atomic orders -- with\n"
+    "race checking, bounds checking, deadlock detection and an instruction budget on.\n"
+    "A test passes when every run gives the right answer with no finding: a right\n"
+    "answer with a race fails.  Each finding says what, where (.cu line, block, thread),\n"
+    "and gives the `warpsim run` (and `warpsim step`) command that replays it.\n"
+    "\n"
+    "  LESSON         the lesson number (1) or folder name (01-threads-and-races)\n"
+    "  --runs K       runs per test (default %d)\n"
+    "  --seed N       seed of the random runs: run k >= 1 uses N + k (default 0)\n"
+    "  --format F     text (default), json, or gradescope (Gradescope's results.json)\n"
+    "  --out FILE     write the report to FILE instead of standard output\n"
+    "  --gpu          also run each test once on the GPU, in a child process with a\n"
+    "                 fresh CUDA context, and report agreement (without a GPU: one\n"
+    "                 line says so and grading goes on in the simulator)\n"
+    "  --gpu-timeout S  seconds one GPU launch may take before the process is killed\n"
+    "                 (default %d)\n"
+    "  --gpu-sim      a second simulator stands in for the GPU (tests the --gpu path\n"
+    "                 on a machine without one)\n"
+    "\n"
+    "Exit status: 0 every test passed, 1 a test failed (or the file does not compile),\n"
+    "2 could not grade (unknown lesson, no exercise, unreadable file, no nvcc).\n"
+    "\n"
+    "example:\n"
+    "  warpsim grade 1 lessons/01-threads-and-races/exercise/block_sum.cu\n"
+    "  warpsim grade 1 my_block_sum.cu --format gradescope --out /autograder/results/results.json\n";
+
+static int usage_error(const char *fmt, const char *a)
+{
+    fprintf(stderr, "warpsim grade: ");
+    fprintf(stderr, fmt, a);
+    fprintf(stderr, "\n(see warpsim grade --help)\n");
+    return 2;
+}
+
+static bool parse_count(const char *v, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(v, &end, 10);
+    if (!*v || *end || errno || x < lo || x > hi)
+        return false;
+    *out = x;
+    return true;
+}
+
+int cmd_grade(int argc, char **argv)
+{
+    const char *lesson = NULL, *format = "text", *out = NULL;
+    GradeOptions o = {.runs = GRADE_DEFAULT_RUNS, .gpu_timeout = GRADE_GPU_TIMEOUT};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_val = i + 1 < argc;
+        long v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf(grade_help, GRADE_DEFAULT_RUNS, GRADE_GPU_TIMEOUT);
+            return 0;
+        } else if (!strcmp(a, "--gpu")) {
+            o.gpu = true;
+        } else if (!strcmp(a, "--gpu-sim")) {
+            o.gpu = o.gpu_sim = true;
+        } else if (!strcmp(a, "--runs") && has_val) {
+            if (!parse_count(argv[++i], 1, 10000, &v))
+                return usage_error("--runs '%s': expected a count from 1 to 10000", argv[i]);
+            o.runs = (int)v;
+        } else if (!strcmp(a, "--gpu-timeout") && has_val) {
+            if (!parse_count(argv[++i], 1, 3600, &v))
+                return usage_error("--gpu-timeout '%s': expected seconds from 1 to 3600", argv[i]);
+            o.gpu_timeout = (int)v;
+        } else if (!strcmp(a, "--seed") && has_val) {
+            char *end;
+            const char *s = argv[++i];
+            errno = 0;
+            o.seed = strtoull(s, &end, 0);
+            if (!*s || *end || s[0] == '-' || errno)
+                return usage_error("--seed '%s': expected a non-negative integer", s);
+        } else if (!strcmp(a, "--format") && has_val) {
+            format = argv[++i];
+            if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "gradescope"))
+                return usage_error("--format '%s': expected text, json or gradescope", format);
+        } else if (!strcmp(a, "--out") && has_val) {
+            out = argv[++i];
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error(has_val || a[1] != '-' ? "unknown option '%s'" : "option '%s' needs a value", a);
+        } else if (!lesson) {
+            lesson = a;
+        } else if (!o.student) {
+            o.student = a;
+        } else {
+            return usage_error("unexpected argument '%s' (one LESSON and one STUDENT.cu)", a);
+        }
+    }
+    if (!lesson || !o.student)
+        return usage_error("%s", !lesson ? "missing LESSON and STUDENT.cu" : "missing STUDENT.cu");
+    const Lesson *l = lesson_find(lesson);
+    if (!l) {
+        fprintf(stderr, "warpsim grade: no lesson '%s' (warpsim lesson --list shows them)\n", lesson);
+        return 2;
+    }
+    o.progress = isatty(2);
+    GradeReport r;
+    char msg[1024];
+    int rc = grade_run(l, &o, &r, msg, sizeof msg);
+    if (rc) {
+        fprintf(stderr, "warpsim grade: %s\n", msg);
+        grade_report_free(&r);
+        return rc;
+    }
+    if (r.gpu_requested && !r.gpu_ran)
+        fprintf(stderr, "warpsim grade: --gpu: %s; graded on the simulator only\n",
+                r.gpu_note[0] ? r.gpu_note : "the GPU part did not run");
+    FILE *f = out ? fopen(out, "w") : stdout;
+    if (!f) {
+        fprintf(stderr, "warpsim grade: %s: cannot write: %s\n", out, strerror(errno));
+        grade_report_free(&r);
+        return 2;
+    }
+    if (!strcmp(format, "json"))
+        grade_write_json(f, &r);
+    else if (!strcmp(format, "gradescope"))
+        grade_write_gradescope(f, &r);
+    else
+        grade_write_text(f, &r);
+    rc = r.passed ? 0 : 1;
+    if (out && fclose(f)) {
+        fprintf(stderr, "warpsim grade: %s: write failed: %s\n", out, strerror(errno));
+        rc = 2;
+    }
+    grade_report_free(&r);
+    return rc;
+}
