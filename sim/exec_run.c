@@ -133,14 +133,12 @@ static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t 
         *lo = *hi = SLOT_COUNT;
 }
 
-void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
+/* The special registers of warp id of a block slot that stay the same for
+ * every block the slot runs: set once per launch (exec_launch). */
+static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
 {
-    SimProgram *p = x->prog;
     const DeviceLaunch *c = x->cfg;
-    int32_t reg_lo = x->reg_lo, reg_hi = x->reg_hi;
     w->blk = b;
-    memset(w->r + (size_t)reg_lo * WARP, 0, (size_t)(reg_hi - reg_lo) * WARP * sizeof *w->r);
-    memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
     w->id = id;
     w->present = 0;
     for (int l = 0; l < WARP; l++) {
@@ -156,9 +154,6 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
         r[SLOT_NTID_X * WARP + l] = c->block.x;
         r[SLOT_NTID_Y * WARP + l] = c->block.y;
         r[SLOT_NTID_Z * WARP + l] = c->block.z;
-        r[SLOT_CTAID_X * WARP + l] = b->ctaid.x;
-        r[SLOT_CTAID_Y * WARP + l] = b->ctaid.y;
-        r[SLOT_CTAID_Z * WARP + l] = b->ctaid.z;
         r[SLOT_NCTAID_X * WARP + l] = c->grid.x;
         r[SLOT_NCTAID_Y * WARP + l] = c->grid.y;
         r[SLOT_NCTAID_Z * WARP + l] = c->grid.z;
@@ -166,7 +161,7 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
         r[SLOT_WARPID * WARP + l] = (uint64_t)id;
         r[SLOT_NWARPID * WARP + l] = 64;
         r[SLOT_SMID * WARP + l] = (uint64_t)b->sm;
-        r[SLOT_NSMID * WARP + l] = (uint64_t)x->nsm;
+        r[SLOT_NSMID * WARP + l] = (uint64_t)dev_nsm;
         r[SLOT_GRIDID * WARP + l] = 1;
         r[SLOT_LANEMASK_EQ * WARP + l] = 1u << l;
         r[SLOT_LANEMASK_LE * WARP + l] = (uint32_t)((2ull << l) - 1);
@@ -175,7 +170,23 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
         r[SLOT_LANEMASK_GT * WARP + l] = (uint32_t)(0xfffffffeull << l);
         r[SLOT_DYN_SMEM * WARP + l] = x->dyn_smem;
         r[SLOT_TOTAL_SMEM * WARP + l] = x->shared_size;
-        w->pc[l] = p->funcs[x->fidx].entry_pc;
+    }
+}
+
+void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
+{
+    SimProgram *p = x->prog;
+    int32_t reg_lo = x->reg_lo, reg_hi = x->reg_hi;
+    (void)id; /* warp_setup numbered the slot's warps */
+    memset(w->r + (size_t)reg_lo * WARP, 0, (size_t)(reg_hi - reg_lo) * WARP * sizeof *w->r);
+    memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
+    uint64_t *r = w->r;
+    int32_t entry = p->funcs[x->fidx].entry_pc;
+    for (int l = 0; l < WARP; l++) {
+        r[SLOT_CTAID_X * WARP + l] = b->ctaid.x;
+        r[SLOT_CTAID_Y * WARP + l] = b->ctaid.y;
+        r[SLOT_CTAID_Z * WARP + l] = b->ctaid.z;
+        w->pc[l] = entry;
         w->callsp[l] = 0;
     }
     w->run = w->present;
@@ -187,7 +198,7 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     w->yield_pc = -1;
     w->trace_mask = 0;
     w->span_start = x->cycle;
-    w->upc = p->funcs[x->fidx].entry_pc;
+    w->upc = entry;
     w->conv = true;
 }
 
@@ -508,7 +519,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
             w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
             if (!w->r || !w->p || !w->retpc)
                 goto done;
-            w->blk = b;
+            warp_setup(&x, b, w, k, opt->nsm > 0 ? opt->nsm : 1);
         }
     }
     launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi);

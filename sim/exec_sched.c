@@ -22,7 +22,7 @@
 #define BURST_MAX 64
 /* Cycles one SM runs before the next SM takes its turn (see the top). */
 #ifndef SLICE
-#define SLICE 1024
+#define SLICE 4096
 #endif
 #define ADVERSARIAL_SWITCH 128
 
@@ -148,14 +148,19 @@ static Warp *pick(Exec *x, SimSM *sm, int q)
         start = sm->last[q] + 1;
         break;
     }
-    for (int t = 0; t < n; t++) {
-        int k = (start + t) % n;
-        Warp *w = sm->wl[q + 4 * k];
-        if (w->run) {
+    if (start >= n)
+        start = 0;
+    Warp **wl = sm->wl + q;
+    for (int k = start; k < n; k++)
+        if (wl[4 * k]->run) {
             sm->last[q] = k;
-            return w;
+            return wl[4 * k];
         }
-    }
+    for (int k = 0; k < start; k++)
+        if (wl[4 * k]->run) {
+            sm->last[q] = k;
+            return wl[4 * k];
+        }
     return NULL;
 }
 
