@@ -310,14 +310,22 @@ SimStatus gpu_device_info(Device *dd, char *name, size_t name_cap, char *driver,
     *cuda_version = 0;
     CHECK(d, err, d->api->cuDriverGetVersion(cuda_version));
     snprintf(driver, driver_cap, "unknown");
-    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  Sun ..." */
+    /* "NVRM version: NVIDIA UNIX x86_64 Kernel Module for 580.159.04  Release
+     * Build ..." (older drivers leave out "for"): the first word after
+     * "Kernel Module" that starts with a digit */
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
     char line[512];
     if (f && fgets(line, sizeof line, f)) {
         const char *p = strstr(line, "Kernel Module");
         char v[64];
-        if (p && sscanf(p + strlen("Kernel Module"), " %63s", v) == 1)
-            snprintf(driver, driver_cap, "%s", v);
+        int used = 0;
+        if (p)
+            p += strlen("Kernel Module");
+        for (int k = 0; p && k < 3 && sscanf(p, " %63s%n", v, &used) == 1; k++, p += used)
+            if (v[0] >= '0' && v[0] <= '9') {
+                snprintf(driver, driver_cap, "%s", v);
+                break;
+            }
     }
     if (f)
         fclose(f);
