@@ -239,6 +239,7 @@ struct Exec {
     uint64_t budget;
     uint64_t cycle;           /* the launch's clock: every SM issues up to 4 warp
                                  instructions (one per scheduler) per cycle */
+    uint64_t end_cycle;       /* when the last burst issued so far ends */
     uint64_t rng;             /* splitmix64 state (seeded by cfg->seed) */
     TraceWriter *trace;       /* NULL unless the launch is traced (exec_trace.c) */
     struct RaceChecker *race; /* NULL unless --check races (exec_race.c) */

@@ -199,6 +199,8 @@ static bool sm_cycle(Exec *x, SimSM *sm)
         if (!w)
             continue;
         sm->busy[q] = x->cycle + burst(x, w);
+        if (sm->busy[q] > x->end_cycle) /* the launch lasts until its last burst ends */
+            x->end_cycle = sm->busy[q];
         issued = true;
         if (!w->run) {
             stalled = true;
@@ -280,6 +282,6 @@ void exec_sched_run(Exec *x)
         if (changed)
             nact = active_sms(x, act);
     }
-    x->cycle = end;
+    x->cycle = end > x->end_cycle ? end : x->end_cycle;
     free(act);
 }

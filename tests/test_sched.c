@@ -1,0 +1,162 @@
+/* test_sched.c: the simulator's schedule -- blocks resident at once on the
+ * SMs, dispatched breadth-first; seeds that reproduce; atomic orders; the
+ * order log (tests/kernels/sched.cu). */
+#include "harness.h"
+
+#define KERNELS "tests/kernels/sched.ptx"
+
+typedef struct {
+    int schedule, atomic_order;
+    uint64_t seed;
+} Sched;
+
+static void launch(const char *kernel, unsigned grid, unsigned block, void **args, Sched s, DeviceStats *st)
+{
+    DeviceModule *m = load_file(KERNELS);
+    SimError err;
+    const char *entry = device_find_kernel(m, kernel, &err);
+    assert_non_null(entry);
+    DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .inst_budget = 10000000,
+                        .schedule = s.schedule, .atomic_order = s.atomic_order, .seed = s.seed};
+    DeviceFault f;
+    if (device_launch(m, entry, &cfg, args, st, &f, &err) != SIM_OK)
+        fail_msg("%s: %s", kernel, err.msg);
+}
+
+static void test_first_wave_goes_breadth_first_over_the_sms(void **s)
+{
+    (void)s;
+    unsigned out[300];
+    DevicePtr d = dalloc(sizeof out);
+    launch("which_sm", 300, 32, (void *[]){&d}, (Sched){0}, NULL);
+    down(out, d, sizeof out);
+    for (int i = 0; i < 300; i++) /* sm_90 has 132 SMs, each holds 32 such blocks */
+        assert_int_equal(out[i], (unsigned)(i % 132));
+}
+
+static void test_a_block_can_wait_for_another_block(void **s)
+{
+    (void)s;
+    int zero = 0, res[2] = {0, 0};
+    DevicePtr flag = up(&zero, sizeof zero), out = up(res, sizeof res);
+    for (int sch = 0; sch < 3; sch++) {
+        launch("wait_for_block0", 2, 32, (void *[]){&flag, &out}, (Sched){sch, 0, 5}, NULL);
+        down(res, out, sizeof res);
+        assert_int_equal(res[0], 42);
+        assert_int_equal(res[1], 43);
+        int z = 0;
+        device_memcpy_htod(dev, flag, &z, sizeof z, NULL);
+    }
+}
+
+static int last_writer(int order, uint64_t seed, int old[32])
+{
+    int minus1 = -1, word;
+    DevicePtr w = up(&minus1, sizeof minus1), o = dalloc(32 * sizeof(int));
+    launch("last_writer", 1, 32, (void *[]){&w, &o}, (Sched){0, order, seed}, NULL);
+    down(&word, w, sizeof word);
+    down(old, o, 32 * sizeof(int));
+    return word;
+}
+
+static void test_atomic_order_decides_the_last_writer(void **s)
+{
+    (void)s;
+    int old[32];
+    assert_int_equal(last_writer(DEVICE_ATOMIC_LANE, 0, old), 31);
+    assert_int_equal(old[0], -1); /* lane 0 went first */
+    for (int l = 1; l < 32; l++)
+        assert_int_equal(old[l], l - 1);
+    assert_int_equal(last_writer(DEVICE_ATOMIC_REVERSE, 0, old), 0);
+    assert_int_equal(old[31], -1);
+    /* random: a permutation -- every old value once, the chain ends at the result */
+    int seen[33] = {0}, w = last_writer(DEVICE_ATOMIC_RANDOM, 7, old);
+    for (int l = 0; l < 32; l++)
+        seen[old[l] + 1]++;
+    for (int v = 0; v < 33; v++)
+        assert_int_equal(seen[v], v == w + 1 ? 0 : 1);
+    /* the same seed, the same order; some other seed another one */
+    int again[32], other[32];
+    last_writer(DEVICE_ATOMIC_RANDOM, 7, again);
+    assert_memory_equal(old, again, sizeof old);
+    bool differs = false;
+    for (uint64_t sd = 8; sd < 12 && !differs; sd++) {
+        last_writer(DEVICE_ATOMIC_RANDOM, sd, other);
+        differs = memcmp(old, other, sizeof old) != 0;
+    }
+    assert_true(differs);
+}
+
+static void test_atomic_order_log_lists_the_updates_in_order(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    int old[32];
+    last_writer(DEVICE_ATOMIC_REVERSE, 0, old);
+    assert_int_equal(device_atomic_log_count(dev), 1);
+    const DeviceAtomicLog *lg = device_atomic_log(dev, 0);
+    assert_string_equal(lg->space, "global");
+    assert_int_equal(lg->total, 32);
+    assert_int_equal(lg->n, 32);
+    for (int k = 0; k < 32; k++) {
+        assert_int_equal(lg->u[k].thread.x, 31 - k);
+        assert_int_equal((int)lg->u[k].val, 31 - k);
+        assert_int_equal((int)lg->u[k].old, k ? 32 - k : -1);
+    }
+}
+
+static int racy(Sched sc, DeviceStats *st)
+{
+    int zero = 0, v;
+    DevicePtr w = up(&zero, sizeof zero);
+    launch("racy_count", 64, 256, (void *[]){&w}, sc, st);
+    down(&v, w, sizeof v);
+    return v;
+}
+
+static void test_seeds_reproduce_and_schedules_differ(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    DeviceStats a, b;
+    int rr = racy((Sched){DEVICE_SCHED_ROUNDROBIN, 0, 0}, &a);
+    assert_int_equal(racy((Sched){DEVICE_SCHED_ROUNDROBIN, 0, 0}, &b), rr);
+    assert_int_equal(a.cycles, b.cycles);
+    assert_true(rr >= 1 && rr < 64 * 256); /* updates are lost */
+    int r1 = racy((Sched){DEVICE_SCHED_RANDOM, 0, 1}, &a);
+    assert_int_equal(racy((Sched){DEVICE_SCHED_RANDOM, 0, 1}, &b), r1);
+    bool differs = false;
+    for (uint64_t sd = 2; sd < 10 && !differs; sd++)
+        differs = racy((Sched){DEVICE_SCHED_RANDOM, 0, sd}, &a) != r1;
+    assert_true(differs);
+    int adv = racy((Sched){DEVICE_SCHED_ADVERSARIAL, 0, 3}, &a);
+    assert_true(adv >= 1 && adv <= 64 * 256);
+}
+
+static void test_stats_count_cycles(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    DeviceStats st;
+    racy((Sched){0}, &st);
+    /* 4 schedulers per SM: at least warp_insts / (4 x SMs in use) cycles */
+    assert_true(st.cycles >= st.warp_insts / (4 * 64));
+    assert_true(st.cycles <= st.warp_insts);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_first_wave_goes_breadth_first_over_the_sms, harness_setup_sim,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_a_block_can_wait_for_another_block, harness_setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_atomic_order_decides_the_last_writer, harness_setup_sim,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_atomic_order_log_lists_the_updates_in_order, harness_setup_sim,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_seeds_reproduce_and_schedules_differ, harness_setup_sim,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_stats_count_cycles, harness_setup_sim, harness_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
