@@ -63,6 +63,7 @@ static char *sorted_lines(const char *text);
 
 typedef struct {
     bool faulted;
+    int races;               /* race findings (uninstrumented runs check) */
     char kind[32];
     unsigned char *bufs[16];
     int nbufs;
@@ -104,13 +105,14 @@ static void run_sched(const char *text, size_t len, const char *entry, bool inst
     }
     DeviceLaunch l = {.grid = {GRID_X, GRID_Y, 1}, .block = {BLOCK, 1, 1}, .smem = 1024, .inst_budget = 2000000,
                       .schedule = schedule, .atomic_order = schedule ? DEVICE_ATOMIC_RANDOM : 0,
-                      .seed = seed};
+                      .seed = seed, .checks = instrumented ? 0 : DEVICE_CHECK_RACES};
     DeviceStats st;
     DeviceFault f;
     memset(&f, 0, sizeof f);
     SimStatus rc = device_launch(m, entry, &l, args, &st, &f, &e);
     assert_true(rc == SIM_OK || rc == SIM_ERR_FAULT);
     out->faulted = rc == SIM_ERR_FAULT;
+    out->races = device_race_count(d);
     snprintf(out->kind, sizeof out->kind, "%s", f.kind);
     for (int i = 0; i < np; i++) {
         if (!ptrs[i])
@@ -193,11 +195,12 @@ static void test_instrument_every_lesson_and_test_kernel(void **s)
                 fail_msg("ptxas rejects the instrumented %s of %s", fn->name, g.gl_pathv[fi]);
             checked_ptxas += have;
             Run a, b, c;
+            memset(&c, 0, sizeof c);
             run(text, len, fn->name, false, &a);
             run(inst, ilen, fn->name, true, &b);
             /* a kernel whose result depends on the schedule (lesson 3's last
              * writer) may differ: the added instructions change the schedule */
-            bool order_dependent = false;
+            bool order_dependent = a.races > 0; /* a race: the result depends on the order */
             for (int k = 0; k < 4 && !order_dependent; k++) { /* random and adversarial, seeds 1-4 */
                 run_sched(text, len, fn->name, false, k & 1 ? DEVICE_SCHED_ADVERSARIAL : DEVICE_SCHED_RANDOM,
                           (uint64_t)k + 1, &c);
