@@ -190,6 +190,8 @@ void trace_writer_hold(TraceWriter *t, bool hold)
         return;
     }
     t->holding = false;
+    if (!t->nheld)
+        return;
     for (size_t i = 0; i < t->nheld; i++)
         t->held[i].offset = i;
     qsort(t->held, t->nheld, sizeof *t->held, held_cmp);

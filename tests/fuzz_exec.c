@@ -62,8 +62,13 @@ static SimStatus fuzz_exec_run(const char *text, size_t len)
         }
         args[i] = vals[i];
     }
+    /* the input's length also picks the schedule, atomic order, divergence
+     * model and whether the race checker watches */
     DeviceLaunch cfg = { .grid = { 2, 1, 1 }, .block = { 64, 1, 1 },
-                         .smem = 256, .inst_budget = 20000 };
+                         .smem = 256, .inst_budget = 20000,
+                         .schedule = (int)(len % 3), .atomic_order = (int)(len / 3 % 4),
+                         .divergence = (int)(len / 12 % 2), .seed = len,
+                         .checks = len & 1 ? DEVICE_CHECK_RACES : 0 };
     DeviceStats stats;
     DeviceFault fault;
     st = device_launch(m, entry, &cfg, args, &stats, &fault, &err);
