@@ -223,6 +223,8 @@ static void ex_mbarrier(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             if (pend == 0) {
                 ph++;
                 pend = exp;
+                if (x->race) /* the phase releases what the block did before it */
+                    exec_race_mbarrier(x, w->blk, p, 0, false);
             }
             v = MB_MAKE(pend, exp, ph);
             break;
@@ -234,6 +236,8 @@ static void ex_mbarrier(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             bool done = in->aux ? (ph & 1) != (s & 1) /* .parity: that parity's phase is over */
                                 : ph != MB_PHASE(s);
             w->p[in->pd] = (w->p[in->pd] & ~(1u << l)) | ((uint32_t)done << l);
+            if (done && x->race) /* and this thread acquires it */
+                exec_race_mbarrier(x, w->blk, p, (uint32_t)exec_tid(w, l), true);
             continue;
         }
         case MB_INVAL:

@@ -451,6 +451,9 @@ void exec_race_barrier(Exec *x, Block *b);
 void exec_race_warp_sync(Exec *x, Warp *w, uint32_t m);
 /* Thread tid of b waited for its cp.async groups below `below`. */
 void exec_race_async_done(Exec *x, Block *b, uint32_t tid, uint32_t below);
+/* The mbarrier at p (in b's shared memory, else ignored) completed a phase
+ * (observed false), or thread tid saw a phase of it complete (observed). */
+void exec_race_mbarrier(Exec *x, Block *b, const uint8_t *p, uint32_t tid, bool observed);
 /* Race findings of the checker after the launch, appended to out[have..cap):
  * returns the new count. */
 int exec_race_findings(const SimProgram *p, const DeviceLaunch *c, const struct RaceChecker *rc,

@@ -71,6 +71,17 @@ void exec_race_async_done(Exec *x, Block *b, uint32_t tid, uint32_t below)
         race_async_complete(x->race, b->linear, tid, below - 1);
 }
 
+void exec_race_mbarrier(Exec *x, Block *b, const uint8_t *p, uint32_t tid, bool observed)
+{
+    if (p < b->shared || p >= b->shared + x->shared_size)
+        return; /* an mbarrier in global memory: not modelled (race.h) */
+    uint64_t off = (uint64_t)(p - b->shared);
+    if (observed)
+        race_mbarrier_observe(x->race, b->linear, off, tid);
+    else
+        race_mbarrier_complete(x->race, b->linear, off);
+}
+
 void exec_atomic_log(Exec *x, Warp *w, int lane, int space, uint64_t addr, uint64_t old, uint64_t val)
 {
     DeviceAtomicLog *lg = NULL;

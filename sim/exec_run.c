@@ -350,7 +350,7 @@ static void barrier_divergence(Exec *x, Block *blk, int id)
     SimBarrier *b = &blk->bar[id];
     const Warp *w1 = NULL, *w2 = NULL;
     int l1 = -1, l2 = -1;
-    for (int wi = 0; wi < x->nwarps && !w2; wi++) {
+    for (int wi = 0; wi < x->nwarps && !(w1 && w2); wi++) {
         const Warp *w = &blk->warps[wi];
         for (uint32_t r = w->barwait; r; r &= r - 1) {
             int l = __builtin_ctz(r);

@@ -81,6 +81,10 @@ static void block_clear(RaceChecker *rc, RaceBlock *b)
     b->vc_used = false;
     b->nfills = 0;
     b->reads_dirty = true;
+    b->nmbar = 0;
+    if (b->acq_used)
+        memset(b->acq, 0, rc->tpb * sizeof *b->acq);
+    b->acq_used = false;
 }
 
 void race_block_end(RaceChecker *rc, uint64_t block)
@@ -245,6 +249,8 @@ HOT bool ordered(const RaceChecker *rc, const Acc *a, uint32_t key, uint32_t seq
         return false;           /* another block: nothing orders them */
     if (a->b->bar_seq > seq)
         return true;
+    if (a->b->acq_used && a->b->acq[a->tid] > seq)
+        return true;            /* an mbarrier phase this thread waited for */
     uint32_t tid = key & rc->tmask;
     if (tid / 32 != a->tid / 32)
         return false;

@@ -21,6 +21,13 @@
  *    correct fence-and-flag handshake between blocks is reported as a race;
  *  - two atomics never race with each other, except that a .cta-scoped
  *    atomic on global memory another block accesses is "atomic-scope";
+ *  - an mbarrier phase completing (race_mbarrier_complete) orders every
+ *    access of its block before it with the later accesses of each thread
+ *    that observes the completion (race_mbarrier_observe: a successful
+ *    test_wait / try_wait); the arrivals are not told apart, so an access
+ *    before the completion by a thread that never arrived is ordered too
+ *    (a missed race, never a false one); mbarriers in global memory and more
+ *    than RACE_MBARS per block are not modelled (false findings);
  *  - a cp.async is pending from race_async_fill until its issuing thread's
  *    race_async_complete covers its group, whatever barriers come between.
  *
@@ -137,6 +144,16 @@ void race_async_fill(RaceChecker *rc, uint64_t addr, unsigned size, uint32_t gro
  * <= upto are done; the data lands and counts as written by that thread at
  * this point (other threads need a barrier before they read it). */
 void race_async_complete(RaceChecker *rc, uint64_t block, uint32_t tid, uint32_t upto);
+
+/* mbarrier (seed 002).  The mbarrier at shared offset addr of block
+ * completed a phase (its last pending arrival came).  A block tracks up to
+ * 16 mbarriers; more are ignored and race_truncated says so. */
+void race_mbarrier_complete(RaceChecker *rc, uint64_t block, uint64_t addr);
+/* Thread tid of block saw the mbarrier at addr complete its phase
+ * (test_wait or try_wait returned true): every access of the block before
+ * that completion happens-before tid's accesses from now on.  An mbarrier
+ * that never completed a phase is ignored. */
+void race_mbarrier_observe(RaceChecker *rc, uint64_t block, uint64_t addr, uint32_t tid);
 
 /* A finding. */
 typedef struct {

@@ -53,6 +53,14 @@ typedef struct {
     uint32_t size, tid, group;
 } RaceFill;
 
+/* An mbarrier of a block (race_mbar.c): its shared offset and the block
+ * clock at its last phase completion. */
+#define RACE_MBARS 16
+typedef struct {
+    uint64_t addr;
+    uint32_t done;
+} RaceMbar;
+
 typedef struct RaceBlock {
     uint64_t block;          /* linear block index */
     uint32_t serial;         /* 1, 2, ... in start order: the high bits of its keys */
@@ -72,6 +80,12 @@ typedef struct RaceBlock {
     bool reads_dirty;        /* reads holds a previous block's entries */
     RaceFill *fills;
     uint32_t nfills, capfills;
+    RaceMbar mbar[RACE_MBARS];   /* mbarriers seen, nmbar of them */
+    uint32_t nmbar;
+    uint32_t *acq;           /* per thread: the latest mbarrier completion it observed
+                                (accesses of the block stamped before it are ordered
+                                before the thread's); NULL until the first */
+    bool acq_used;
     struct RaceBlock *next;  /* free list */
 } RaceBlock;
 

@@ -224,6 +224,7 @@ static void block_destroy(RaceChecker *rc, RaceBlock *b)
     free(b->reads);
     free(b->rnext);
     free(b->fills);
+    free(b->acq);
     free(b);
 }
 
