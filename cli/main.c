@@ -14,6 +14,7 @@ typedef struct {
 static const Subcommand subcommands[] = {
     {"lesson", cmd_lesson, "run a lesson's kernels in the simulator and explain them"},
     {"run", cmd_run, "run any kernel (.ptx or .cu) in the simulator"},
+    {"step", cmd_step, "run a kernel paused before each warp instruction: step, break, print, where"},
     {"occupancy", cmd_occupancy, "predict blocks per SM, limiters and the L1/shared carveout"},
     {"xcheck", cmd_xcheck, "compare the simulator with a GPU (or its recording) on every lesson"},
     {"trace", cmd_trace, "print a trace (run --trace) as text or export it for Perfetto"},
