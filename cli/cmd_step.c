@@ -209,6 +209,7 @@ int cmd_step(int argc, char **argv)
         printf("(%d command%s of the script not run: the launch had ended)\n", left, left == 1 ? "" : "s");
     rc = quit || st == SIM_OK ? 0 : 1;
     if (step_errors(s) && !step_input_interactive(in)) {
+        fflush(stdout);
         fprintf(stderr, "warpsim step: %d command%s failed (the messages above say why)\n", step_errors(s),
                 step_errors(s) == 1 ? "" : "s");
         rc = 2;

@@ -84,8 +84,14 @@ static int32_t warp_pc(Stepper *s, uint64_t b, int w, uint32_t *mask)
         return -1;
     for (int l = 0; l < 32; l++)
         if (vw.pc[l] >= 0)
-            return vw.pc[l];
+            return step_lane_pc(&vw, l);
     return -1;
+}
+
+int32_t step_lane_pc(const ViewWarp *vw, int lane)
+{
+    /* a lane waiting at bar.sync has already gone past it */
+    return vw->pc[lane] >= 0 && (vw->at_barrier >> lane & 1) ? vw->pc[lane] - 1 : vw->pc[lane];
 }
 
 int32_t step_focus_pc(Stepper *s, uint32_t *mask) { return warp_pc(s, s->fblock, s->fwarp, mask); }

@@ -71,6 +71,8 @@ struct Stepper {
 /* step.c: resume bookkeeping used by commands. */
 /* The focus warp's next pc (-1 when it has no runnable lane) and its mask. */
 int32_t step_focus_pc(Stepper *s, uint32_t *mask);
+/* The instruction lane of vw is at, or waits at (a barrier); -1 exited. */
+int32_t step_lane_pc(const ViewWarp *vw, int lane);
 /* Is block b resident now; else has it finished (false: not started yet). */
 bool step_block_resident(Stepper *s, uint64_t b, int *sm);
 bool step_block_finished(Stepper *s, uint64_t b);

@@ -298,7 +298,12 @@ static void print_mem(Stepper *s, bool shared, uint64_t addr, uint64_t n, PtxTyp
             argspec_format_hex(t, e, hex[k], sizeof hex[k]);
         }
         if (k) {
-            int wd = size * 2 + 1 > 11 ? size * 2 + 1 : 11;
+            int wd = 0;
+            for (int j = 0; j < k; j++) {
+                int a = (int)strlen(vals[j]), b = (int)strlen(hex[j]);
+                wd = a > wd ? a : wd;
+                wd = b > wd ? b : wd;
+            }
             char idx[32];
             snprintf(idx, sizeof idx, "[%llu]", (unsigned long long)i);
             fprintf(o, "  %-6s", idx);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arch.h"
 #include "source.h"
 
 const char *step_basename(const char *path)
@@ -234,7 +235,7 @@ static void info_warps(Stepper *s)
     }
     print_block_head(s, s->fblock);
     fprintf(o, " on SM %d: %d warps  (* focus, > about to issue)\n", sm, view_warps_per_block(s->v));
-    fprintf(o, "   warp  state               lanes  pc    line          next instruction\n");
+    fprintf(o, "   warp  state               lanes  pc    line          instruction\n");
     for (int w = 0; w < view_warps_per_block(s->v); w++) {
         ViewWarp vw;
         if (!view_warp(s->v, s->fblock, w, &vw))
@@ -246,7 +247,7 @@ static void info_warps(Stepper *s)
         if (!nx) {
             pc = -1;
             for (int l = 0; l < 32 && pc < 0; l++)
-                pc = vw.pc[l];
+                pc = step_lane_pc(&vw, l);
         }
         char text[256] = "", loc[64] = "";
         const char *file;
@@ -282,7 +283,7 @@ static void info_lanes(Stepper *s)
             continue;
         uint32_t g = 0;
         for (int k = l; k < 32; k++)
-            if (marks[k] == marks[l] && vw.pc[k] == vw.pc[l])
+            if (marks[k] == marks[l] && step_lane_pc(&vw, k) == step_lane_pc(&vw, l))
                 g |= 1u << k;
         done |= g;
         int first = l, last = 31 - __builtin_clz(g);
@@ -305,8 +306,9 @@ static void info_lanes(Stepper *s)
             fprintf(o, " barrier %d", vw.barrier[l]);
         const char *file;
         int line;
-        if (vw.pc[l] >= 0 && view_inst(s->v, vw.pc[l], NULL, 0, NULL, &file, &line)) {
-            fprintf(o, " pc %d", vw.pc[l]);
+        int32_t lpc = step_lane_pc(&vw, l);
+        if (lpc >= 0 && view_inst(s->v, lpc, NULL, 0, NULL, &file, &line)) {
+            fprintf(o, " pc %d", lpc);
             if (line)
                 fprintf(o, " %s:%d", step_basename(file), line);
         }
@@ -361,24 +363,33 @@ static void info_blocks(Stepper *s, bool by_sm)
         if (view_resident(s->v, i, NULL, NULL, &sm) && sm >= 0 && sm < nsm)
             per[sm]++;
     }
-    int idle = 0;
+    const ArchProfile *ap = arch_find(s->cfg.arch);
+    int maxw = ap ? ap->max_warps_per_sm : 0, wpb = view_warps_per_block(s->v), fsm = -1;
+    step_block_resident(s, s->fblock, &fsm);
+    for (int sm = 0; sm < nsm;) { /* runs of SMs holding as many blocks */
+        int e = sm;
+        while (e + 1 < nsm && per[e + 1] == per[sm])
+            e++;
+        char r[32];
+        snprintf(r, sizeof r, e > sm ? "SMs %d-%d" : "SM %d", sm, e);
+        fprintf(o, "  %-11s %d block%s%s", r, per[sm], per[sm] == 1 ? "" : "s", e > sm ? " each" : "");
+        if (per[sm] && maxw)
+            fprintf(o, ", %d of %d warps (%.0f%% occupancy)", per[sm] * wpb, maxw, 100.0 * per[sm] * wpb / maxw);
+        fprintf(o, "\n");
+        sm = e + 1;
+    }
     for (int sm = 0; sm < nsm; sm++) {
-        if (!per[sm]) {
-            idle++;
+        if (!per[sm] || (nsm > 8 && sm != fsm))
             continue;
-        }
-        fprintf(o, "  SM %-3d %d block%s (%d warps):", sm, per[sm], per[sm] > 1 ? "s" : "",
-                per[sm] * view_warps_per_block(s->v));
+        fprintf(o, "  SM %d holds block%s", sm, per[sm] > 1 ? "s" : "");
         for (int i = 0; i < n; i++) {
             uint64_t b;
             int where;
             if (view_resident(s->v, i, &b, NULL, &where) && where == sm)
                 fprintf(o, " %llu", (unsigned long long)b);
         }
-        fprintf(o, "\n");
+        fprintf(o, "%s\n", sm == fsm ? " (the focus block's SM)" : "");
     }
-    if (idle)
-        fprintf(o, "  %d SM%s hold no block\n", idle, idle > 1 ? "s" : "");
     free(per);
 }
 
