@@ -112,6 +112,8 @@ static bool c_step(Stepper *s, int argc, char **argv)
         return false;
     s->mode = STEP_STEP;
     s->target = s->focus_issued + (uint64_t)n;
+    if (!step_block_resident(s, s->fblock, NULL))
+        s->target = s->focus_issued; /* not started: stop before its first instruction */
     return true;
 }
 
@@ -120,6 +122,11 @@ static bool c_next(Stepper *s, int argc, char **argv)
     long n;
     if (!parse_count(s, argc, argv, &n) || !focus_can_run(s))
         return false;
+    if (!step_block_resident(s, s->fblock, NULL)) { /* not started: stop as it starts */
+        s->mode = STEP_STEP;
+        s->target = s->focus_issued;
+        return true;
+    }
     s->mode = STEP_NEXT;
     s->count = n;
     s->target = s->focus_issued;
