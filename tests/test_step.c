@@ -393,6 +393,67 @@ static void test_viz_replays_the_launch_into_a_trace(void **s)
     assert_int_equal(run("trace dump %s", path), 2);
 }
 
+/* ---- warpsim lesson ------------------------------------------------------------- */
+
+static void test_lesson_offers_the_stepper_from_its_readme(void **s)
+{
+    (void)s;
+    assert_int_equal(run("lesson 1 < /dev/null"), 0);
+    assert_non_null(strstr(out, "Step through this lesson's kernel warp by warp"));
+    assert_non_null(strstr(out, "  warpsim step lessons/01-threads-and-races/kernel.ptx --kernel racy_sum \\\n"
+                                "    --grid 4 --block 256 --arg buf:i32[1000]=fill:1 --arg buf:i32[1]=fill:0 \\\n"
+                                "    --arg i32:1000\n"));
+    assert_non_null(strstr(out, "--trace lesson.wst --trace-level memory\n  warpsim viz lesson.wst\n"));
+    /* not a terminal: no question */
+    assert_null(strstr(out, "step through it now?"));
+    /* lesson 4 has no harness: its text, then the offer */
+    assert_int_equal(run("lesson 4 < /dev/null"), 0);
+    assert_non_null(strstr(out, "  warpsim step lessons/04-occupancy/kernel.ptx --kernel scale_pad --gpu t4"));
+}
+
+/* Lesson 4's stepper section, as its README gives it. */
+static void test_lesson4_blocks_wait_for_room(void **s)
+{
+    (void)s;
+    const char *launch = "lessons/04-occupancy/kernel.ptx --kernel scale_pad --gpu t4 --grid 80 --block 256 "
+                         "--smem %s --arg buf:f32[20480]=rand:1 --arg buf:f32[20480]=fill:0 --arg f32:2.5 "
+                         "--arg i32:20480";
+    char l[512];
+    snprintf(l, sizeof l, launch, "40000");
+    assert_int_equal(step(l, "info sms\nfocus block 40\nstep\ninfo sms\n"), 0);
+    assert_non_null(strstr(out, "40 blocks resident on 40 SMs, 0 finished, 40 not started (grid of 80)\n"
+                                "  SMs 0-39    1 block each, 8 of 32 warps (25% occupancy)\n"));
+    assert_non_null(strstr(out, "[block 40 warp 0, cycle 0] this block has not started yet\n"));
+    assert_non_null(strstr(out, "(warpsim) step\n[block 40 warp 0, SM 0, cycle "));
+    assert_non_null(strstr(out, "40 blocks resident on 40 SMs, 1 finished, 39 not started (grid of 80)\n"));
+    snprintf(l, sizeof l, launch, "4");
+    assert_int_equal(step(l, "info sms\n"), 0);
+    assert_non_null(strstr(out, "80 blocks resident on 40 SMs, 0 finished, 0 not started (grid of 80)\n"
+                                "  SMs 0-39    2 blocks each, 16 of 32 warps (50% occupancy)\n"
+                                "  SM 0 holds blocks 0 40 (the focus block's SM)\n"));
+}
+
+/* On a terminal (a pseudo-terminal made by script(1)): the lesson asks, the
+ * stepper reads through libedit, and an empty line repeats the command. */
+static void test_lesson_on_a_terminal_starts_the_stepper(void **s)
+{
+    (void)s;
+    if (system("command -v script > /dev/null 2>&1") != 0)
+        skip();
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "printf 'y\\nnext\\n\\nquit\\n' | script -qc '%s lesson 1' /dev/null 2>&1",
+             warpsim());
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    pclose(p);
+    assert_non_null(strstr(out, "step through it now? [y/N]"));
+    assert_non_null(strstr(out, "(warpsim) next\r\n[block 0 warp 0, SM 0, cycle 0] kernel.cu:24"));
+    assert_non_null(strstr(out, "(warpsim) \r\n[block 0 warp 0, SM 0, cycle 0] kernel.cu:25"));
+    assert_non_null(strstr(out, "the launch was stopped at cycle"));
+}
+
 /* ---- inspect.h, directly ------------------------------------------------------- */
 
 typedef struct {
@@ -478,6 +539,9 @@ int main(void)
         cmocka_unit_test(test_bad_usage_is_status_2),
         cmocka_unit_test(test_lesson1_script_watches_racy_sum_lose_updates),
         cmocka_unit_test(test_viz_replays_the_launch_into_a_trace),
+        cmocka_unit_test(test_lesson_offers_the_stepper_from_its_readme),
+        cmocka_unit_test(test_lesson4_blocks_wait_for_room),
+        cmocka_unit_test(test_lesson_on_a_terminal_starts_the_stepper),
         cmocka_unit_test(test_inspect_next_param_and_register_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
