@@ -43,6 +43,9 @@ static const char step_help[] =
     "  --script FILE  read the commands from FILE (one per line, # starts a comment)\n"
     "%s"
     "\n"
+    "A launch that faults is replayed (the simulator is deterministic) and stopped just\n"
+    "before the instruction that faulted, so you can look at what it was about to do.\n"
+    "\n"
     "Exit status: 0 the launch finished or you quit, 1 the kernel faulted, 2 bad usage,\n"
     "bad input, or a scripted command that failed (unknown, bad arguments).\n"
     "\n"
@@ -83,6 +86,14 @@ static void print_buffers(const LaunchSpec *spec, const LaunchResult *r)
         }
         printf("\n");
     }
+}
+
+/* A fault at one instruction of one lane, which a replay can stop before
+ * (not a deadlock or the budget, which no single instruction causes). */
+static bool replayable(const DeviceFault *f)
+{
+    return f->warp >= 0 && f->lane >= 0 && f->ptx_line > 0 && strcmp(f->kind, "deadlock") &&
+           strcmp(f->kind, "budget-exceeded") && strcmp(f->kind, "stopped");
 }
 
 int cmd_step(int argc, char **argv)
@@ -156,9 +167,10 @@ int cmd_step(int argc, char **argv)
     char *ptx = source_load_ptx(file, device_arch(dev), &len, msg, sizeof msg);
     DeviceModule *mod = NULL;
     StepInput *in = NULL;
-    Stepper *s = NULL;
-    LaunchResult res;
+    Stepper *s = NULL, *s1 = NULL, *s2 = NULL;
+    LaunchResult res, res2;
     memset(&res, 0, sizeof res);
+    memset(&res2, 0, sizeof res2);
     if (!ptx) {
         fprintf(stderr, "%s\n", msg);
         goto close;
@@ -173,7 +185,7 @@ int cmd_step(int argc, char **argv)
     }
     StepConfig cfg = {.file = file, .ptx_path = file, .arch = device_arch(dev), .ptx = ptx, .ptx_len = len,
                       .spec = &spec, .argc = argc, .argv = argv, .in = in, .out = stdout};
-    if (!(s = step_new(&cfg))) {
+    if (!(s1 = s = step_new(&cfg))) {
         fprintf(stderr, "warpsim step: out of memory\n");
         goto close;
     }
@@ -204,21 +216,41 @@ int cmd_step(int argc, char **argv)
     const char *out = device_printf_output(dev);
     if (*out)
         printf("--- printf output ---\n%s%s---\n", out, out[strlen(out) - 1] == '\n' ? "" : "\n");
-    int left = quit ? 0 : step_lines_left(s);
+    int errors = step_errors(s);
+    rc = quit || st == SIM_OK ? 0 : 1;
+    if (st == SIM_ERR_FAULT && !quit && replayable(&res.fault)) {
+        /* the launch is deterministic: run it again and stop just before */
+        printf("\nreplaying the launch to just before the instruction that faulted:\n");
+        fflush(stdout);
+        s2 = step_new(&cfg);
+        if (!s2) {
+            fprintf(stderr, "warpsim step: out of memory\n");
+            goto close;
+        }
+        step_stop_before(s2, res.stats.warp_insts, res.fault.lane);
+        spec.on_issue_user = s2;
+        SimStatus st2 = launch_run(dev, mod, &spec, &res2, msg, sizeof msg);
+        if (st2 == SIM_ERR_FAULT && !step_quit_requested(s2))
+            printf("the replay faulted again: %s at %s:%d\n", res2.fault.kind, res2.fault.file, res2.fault.line);
+        errors += step_errors(s2);
+        s = s2;
+    }
+    int left = step_quit_requested(s) ? 0 : step_lines_left(s);
     if (left)
         printf("(%d command%s of the script not run: the launch had ended)\n", left, left == 1 ? "" : "s");
-    rc = quit || st == SIM_OK ? 0 : 1;
-    if (step_errors(s) && !step_input_interactive(in)) {
+    if (errors && !step_input_interactive(in)) {
         fflush(stdout);
-        fprintf(stderr, "warpsim step: %d command%s failed (the messages above say why)\n", step_errors(s),
-                step_errors(s) == 1 ? "" : "s");
+        fprintf(stderr, "warpsim step: %d command%s failed (the messages above say why)\n", errors,
+                errors == 1 ? "" : "s");
         rc = 2;
     }
 close:
     fflush(stdout);
-    step_free(s);
+    step_free(s1);
+    step_free(s2);
     step_input_close(in);
     launch_result_free(&res);
+    launch_result_free(&res2);
     free(ptx);
     device_close(dev);
 done:

@@ -41,6 +41,12 @@ void step_free(Stepper *s)
 }
 
 bool step_quit_requested(const Stepper *s) { return s->mode == STEP_QUIT; }
+
+void step_stop_before(Stepper *s, uint64_t insts, int lane)
+{
+    s->fault_at = insts;
+    s->fault_lane = lane >= 0 && lane < 32 ? lane : 0;
+}
 int step_errors(const Stepper *s) { return s->errors; }
 int step_lines_left(Stepper *s) { return step_input_drain(s->cfg.in); }
 
@@ -305,8 +311,22 @@ static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t 
     bool alive_check = s->check_alive;
     s->check_alive = false;
     *why = 0;
+    if (s->fault_at && view_warp_insts(s->v) == s->fault_at - 1) {
+        s->fault_at = 0;
+        s->fblock = block;
+        s->fwarp = warp;
+        s->flane = s->fault_lane;
+        snprintf(why, cap, "the next instruction of block %llu warp %d faults in lane %d; focus on it",
+                 (unsigned long long)block, warp, s->fault_lane);
+        return true;
+    }
     if (interrupted) {
         interrupted = 0;
+        ViewWarp vw;
+        if (!view_warp(s->v, s->fblock, s->fwarp, &vw) || !(vw.present & ~vw.exited)) {
+            s->fblock = block; /* the focus warp is gone: follow the one running now */
+            s->fwarp = warp;
+        }
         snprintf(why, cap, "interrupted");
         return true;
     }
@@ -382,7 +402,14 @@ int step_on_issue(void *user, const SimView *v, uint64_t block, int warp)
         s->max_block = block;
     char why[256];
     bool stop;
-    if (!s->started) {
+    if (!s->started && s->fault_at) { /* a replay: run to the fault */
+        s->started = true;
+        count_insts(s);
+        s->fblock = block;
+        s->fwarp = warp;
+        s->mode = STEP_CONTINUE;
+        stop = should_stop(s, block, warp, why, sizeof why);
+    } else if (!s->started) {
         s->started = true;
         count_insts(s);
         s->fblock = block;

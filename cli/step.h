@@ -49,6 +49,12 @@ void step_free(Stepper *s);
  * the end of input. */
 int step_on_issue(void *user, const SimView *v, uint64_t block, int warp);
 
+/* Make the launch a replay of one that faulted after issuing insts warp
+ * instructions (DeviceStats.warp_insts; the last one faulted in lane): it
+ * runs without stopping to just before the faulting instruction and stops
+ * there with the focus on that warp and lane.  Call before the launch. */
+void step_stop_before(Stepper *s, uint64_t insts, int lane);
+
 /* After the launch returned: did the user quit (the launch then ends with a
  * "stopped" fault); commands that failed (unknown, bad arguments); input
  * lines left unread (a script that went on past the end of the launch). */

@@ -66,6 +66,9 @@ struct Stepper {
     StepSource src[4];
     int nsrc;
     char *trace_path;            /* viz: the launch's trace, made once */
+    uint64_t fault_at;           /* a replay: stop before warp instruction number
+                                    fault_at - 1 (step_stop_before); 0 none */
+    int fault_lane;
 };
 
 /* step.c: resume bookkeeping used by commands. */

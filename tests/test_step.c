@@ -274,11 +274,22 @@ static void test_unknown_command_suggests_the_closest(void **s)
 static void test_faulting_kernel_reports_the_fault(void **s)
 {
     (void)s;
-    assert_int_equal(step(FAULTY, "continue\nwhere\n"), 1);
+    assert_int_equal(step(FAULTY, "continue\nwhere\nprint %r1\ncontinue\nwhere\n"), 1);
     assert_non_null(strstr(out, "the launch ended with a fault:\nkernel fault: out-of-bounds"));
     assert_non_null(strstr(out, "block (3,0,0) thread (232,0,0)"));
     assert_non_null(strstr(out, "at lessons/01-threads-and-races/kernel.cu:35"));
-    assert_non_null(strstr(out, "(1 command of the script not run: the launch had ended)"));
+    /* what the buffers hold after the fault */
+    assert_non_null(strstr(out, "arg1 (buf:i32[1]=fill:0) holds: "));
+    /* then the replay stops just before the faulting load, on lane 8 */
+    assert_non_null(strstr(out, "replaying the launch to just before the instruction that faulted:\n"
+                                "the next instruction of block 3 warp 7 faults in lane 8; focus on it\n"
+                                "[block 3 warp 7, SM 3, cycle "));
+    assert_non_null(strstr(out, "block 3 warp 7 lane 8 (thread 232,0,0) on SM 3"));
+    assert_non_null(strstr(out, "=>   35          atomicAdd(out, in[i]);\n"));
+    assert_non_null(strstr(out, "): ld.global.u32 %r6, [%rd5];\n"));
+    assert_non_null(strstr(out, "  lanes  8-15:       1000       1001"));
+    assert_non_null(strstr(out, "the replay faulted again: out-of-bounds at lessons/01-threads-and-races/kernel.cu:35\n"
+                                "(1 command of the script not run: the launch had ended)"));
 }
 
 static void test_step_after_the_focus_warp_exits(void **s)
