@@ -24,6 +24,7 @@ Stepper *step_new(const StepConfig *cfg)
         return NULL;
     s->cfg = *cfg;
     s->mode = STEP_PAUSE;
+    step_input_set_completer(cfg->in, step_cmd_word);
     s->next_break_id = 1;
     return s;
 }

@@ -413,6 +413,27 @@ static const Cmd *find_cmd(const char *w, const char **ambiguous)
     return hit;
 }
 
+const char *step_cmd_word(const char *first, int i)
+{
+    if (!first)
+        return (size_t)i < NCMDS ? cmds[i].name : NULL;
+    static const char *const info[] = {"warps", "lanes", "blocks", "sms", "barriers", "breakpoints",
+                                       "registers", NULL};
+    static const char *const print[] = {"shared", "global", NULL};
+    static const char *const focus[] = {"block", "warp", "lane", "thread", NULL};
+    static const char *const viz[] = {"gpu", "sm", "memory", "atomics", NULL};
+    const char *amb;
+    const Cmd *c = find_cmd(first, &amb);
+    const char *const *list = !c ? NULL : c->fn == c_info ? info : c->fn == step_cmd_print ? print
+                            : c->fn == c_focus ? focus : c->fn == c_viz ? viz : NULL;
+    if (c && c->fn == c_help)
+        return (size_t)i < NCMDS ? cmds[i].name : NULL;
+    for (int k = 0; list && list[k]; k++)
+        if (k == i)
+            return list[k];
+    return NULL;
+}
+
 bool step_cmd_run(Stepper *s, const char *line)
 {
     if (*line == '#')

@@ -18,6 +18,44 @@ struct StepInput {
     int lineno;
 };
 
+/* ---- tab completion (libedit's readline emulation) ---------------------------- */
+
+static const char *(*completer)(const char *first, int i);
+static char first_word[32];
+static bool first_given;
+
+static char *complete_word(const char *text, int state)
+{
+    static int i;
+    if (!state)
+        i = 0;
+    size_t n = strlen(text);
+    for (const char *w; (w = completer(first_given ? first_word : NULL, i)); ) {
+        i++;
+        if (!strncmp(w, text, n))
+            return strdup(w);
+    }
+    return NULL;
+}
+
+static char **complete(const char *text, int start, int end)
+{
+    (void)end;
+    const char *line = rl_line_buffer ? rl_line_buffer : "";
+    size_t skip = strspn(line, " \t"), len = strcspn(line + skip, " \t");
+    first_given = (size_t)start > skip;
+    snprintf(first_word, sizeof first_word, "%.*s", (int)len, line + skip);
+    return rl_completion_matches(text, complete_word);
+}
+
+void step_input_set_completer(StepInput *in, const char *(*word)(const char *first, int i))
+{
+    if (in->f)
+        return;
+    completer = word;
+    rl_attempted_completion_function = word ? complete : NULL;
+}
+
 StepInput *step_input_open(const char *script, FILE *echo, char *msg, size_t cap)
 {
     StepInput *in = calloc(1, sizeof *in);

@@ -23,6 +23,11 @@ void step_input_close(StepInput *in);
  * history; an empty line typed at a terminal is returned as "". */
 const char *step_input_read(StepInput *in, const char *prompt);
 
+/* Tab completion on a terminal: word(first, i) is the i-th word that may
+ * follow the command `first` (NULL: the first word of a line, a command),
+ * NULL after the last.  One completer per process (libedit keeps one). */
+void step_input_set_completer(StepInput *in, const char *(*word)(const char *first, int i));
+
 /* true when a person types the commands (libedit on a terminal). */
 bool step_input_interactive(const StepInput *in);
 

@@ -92,6 +92,9 @@ void step_squeeze(char *d, size_t cap, const char *t);
 /* step_cmd.c: run one command line; returns true when it resumes the launch
  * (s->mode says how). */
 bool step_cmd_run(Stepper *s, const char *line);
+/* Completion words (step_input_set_completer): commands, or what may
+ * follow the command first. */
+const char *step_cmd_word(const char *first, int i);
 /* "error: ..." on the output, counted in s->errors. */
 void step_error(Stepper *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A whole unsigned number, decimal or 0x hex. */

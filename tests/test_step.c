@@ -465,6 +465,25 @@ static void test_lesson_on_a_terminal_starts_the_stepper(void **s)
     assert_non_null(strstr(out, "the launch was stopped at cycle"));
 }
 
+/* At a terminal, Tab completes commands and the words after them. */
+static void test_tab_completes_commands_and_their_words(void **s)
+{
+    (void)s;
+    if (system("command -v script > /dev/null 2>&1") != 0)
+        skip();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "printf 'inf\\tbl\\t\\nfoc\\t th\\t 40\\nq\\t\\n' | script -qc '%s step %s' "
+             "/dev/null 2>&1", warpsim(), RACY);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    pclose(p);
+    assert_non_null(strstr(out, "4 blocks resident on 4 SMs"));
+    assert_non_null(strstr(out, "[block 0 warp 1, SM 0, cycle 0]"));
+    assert_non_null(strstr(out, "the launch was stopped at cycle"));
+}
+
 /* ---- inspect.h, directly ------------------------------------------------------- */
 
 typedef struct {
@@ -553,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_lesson_offers_the_stepper_from_its_readme),
         cmocka_unit_test(test_lesson4_blocks_wait_for_room),
         cmocka_unit_test(test_lesson_on_a_terminal_starts_the_stepper),
+        cmocka_unit_test(test_tab_completes_commands_and_their_words),
         cmocka_unit_test(test_inspect_next_param_and_register_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
