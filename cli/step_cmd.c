@@ -476,6 +476,16 @@ bool step_cmd_run(Stepper *s, const char *line)
             if (d < bd)
                 bd = d, best = cmds[i].name;
         }
+        for (int i = 0; step_cmd_word("info", i); i++)
+            if (!strcmp(argv[0], step_cmd_word("info", i))) {
+                step_error(s, "unknown command '%s'; did you mean 'info %s'?", argv[0], argv[0]);
+                return false;
+            }
+        if (argv[0][0] == '%' || !strcmp(argv[0], "shared") || !strcmp(argv[0], "global") ||
+            !strncmp(argv[0], "arg", 3)) {
+            step_error(s, "unknown command '%s'; did you mean 'print %s'?", argv[0], line);
+            return false;
+        }
         if (bd <= 2 && strlen(argv[0]) > 1)
             step_error(s, "unknown command '%s'; did you mean '%s'? (help lists the commands)", argv[0], best);
         else

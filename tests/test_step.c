@@ -271,6 +271,19 @@ static void test_unknown_command_suggests_the_closest(void **s)
     assert_non_null(strstr(out, "  viz [gpu|sm|memory|atomics]"));
 }
 
+static void test_garbage_commands_are_errors_never_crashes(void **s)
+{
+    (void)s;
+    /* 400 random lines of command words (tests/step/garbage.txt) */
+    assert_int_equal(run("step " STAGED " --script tests/step/garbage.txt"), 2);
+    assert_non_null(strstr(out, "(end of the commands: quit)\nthe launch was stopped"));
+    assert_non_null(strstr(out, "commands failed (the messages above say why)"));
+    assert_int_equal(step(RACY, "blocks\n%r5\nglobal arg1\n"), 2);
+    assert_non_null(strstr(out, "error: unknown command 'blocks'; did you mean 'info blocks'?"));
+    assert_non_null(strstr(out, "error: unknown command '%r5'; did you mean 'print %r5'?"));
+    assert_non_null(strstr(out, "error: unknown command 'global'; did you mean 'print global arg1'?"));
+}
+
 static void test_faulting_kernel_reports_the_fault(void **s)
 {
     (void)s;
@@ -563,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_print_shared_and_info_at_a_barrier),
         cmocka_unit_test(test_info_blocks_sms_and_lanes_of_a_diverged_warp),
         cmocka_unit_test(test_unknown_command_suggests_the_closest),
+        cmocka_unit_test(test_garbage_commands_are_errors_never_crashes),
         cmocka_unit_test(test_faulting_kernel_reports_the_fault),
         cmocka_unit_test(test_step_after_the_focus_warp_exits),
         cmocka_unit_test(test_end_of_input_quits_and_stdin_is_a_script),
