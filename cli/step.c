@@ -103,6 +103,18 @@ int32_t step_lane_pc(const ViewWarp *vw, int lane)
 
 int32_t step_focus_pc(Stepper *s, uint32_t *mask) { return warp_pc(s, s->fblock, s->fwarp, mask); }
 
+/* The pc the warp about to issue issues (found on first use: finding a
+ * warp scans the resident blocks, too slow to do before every instruction). */
+static int32_t cur_pc(Stepper *s)
+{
+    if (s->cur_pc == -2) {
+        uint32_t m;
+        if (!view_next(s->v, s->cur_block, s->cur_warp, &s->cur_pc, &m))
+            s->cur_pc = -1;
+    }
+    return s->cur_pc;
+}
+
 static bool focus_alive(Stepper *s)
 {
     ViewWarp vw;
@@ -152,6 +164,9 @@ static void count_insts(Stepper *s)
 static void break_mark(Stepper *s)
 {
     memset(s->break_at, 0, (size_t)s->n_insts);
+    s->nlive = 0;
+    for (int i = 0; i < s->nbreaks; i++)
+        s->nlive += s->breaks[i].live;
     const char *pf = NULL;
     int pl = 0;
     for (int pc = 0; pc < s->n_insts; pc++) {
@@ -175,7 +190,7 @@ bool step_break_add(Stepper *s, const char *file, int line, char *msg, size_t ca
         return false;
     }
     const char *here = NULL;
-    pc_line(s, step_focus_pc(s, NULL) >= 0 ? step_focus_pc(s, NULL) : s->cur_pc, &here);
+    pc_line(s, step_focus_pc(s, NULL) >= 0 ? step_focus_pc(s, NULL) : cur_pc(s), &here);
     /* the file holding the line: FILE as given, else the one we are in,
      * else any file with code on that line */
     const char *match = NULL;
@@ -343,7 +358,7 @@ static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t 
     case STEP_NEXT:
         if (focus && s->focus_issued > s->target) {
             const char *f;
-            int line = pc_line(s, s->cur_pc, &f);
+            int line = pc_line(s, cur_pc(s), &f);
             if (line && (line != s->next_line || strcmp(f, s->next_file))) {
                 if (--s->count <= 0)
                     return true;
@@ -354,7 +369,7 @@ static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t 
         }
         break;
     case STEP_CONTINUE:
-        if (s->break_at && s->cur_pc >= 0 && s->cur_pc < s->n_insts && s->break_at[s->cur_pc]) {
+        if (s->nlive && cur_pc(s) >= 0 && s->cur_pc < s->n_insts && s->break_at[s->cur_pc]) {
             StepBreak *b = break_at_pc(s, s->cur_pc);
             if (b) {
                 b->hits++;
@@ -396,9 +411,7 @@ int step_on_issue(void *user, const SimView *v, uint64_t block, int warp)
     s->v = v;
     s->cur_block = block;
     s->cur_warp = warp;
-    uint32_t mask = 0;
-    if (!view_next(v, block, warp, &s->cur_pc, &mask))
-        s->cur_pc = -1;
+    s->cur_pc = -2;
     if (block > s->max_block)
         s->max_block = block;
     char why[256];
@@ -415,6 +428,8 @@ int step_on_issue(void *user, const SimView *v, uint64_t block, int warp)
         count_insts(s);
         s->fblock = block;
         s->fwarp = warp;
+        uint32_t mask = 0;
+        step_focus_pc(s, &mask);
         s->flane = mask ? __builtin_ctz(mask) : 0;
         snprintf(why, sizeof why, "paused before the first instruction of %s (help lists the commands)",
                  view_kernel(v));

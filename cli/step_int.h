@@ -39,7 +39,7 @@ struct Stepper {
     const SimView *v;
     uint64_t cur_block;          /* the warp about to issue */
     int cur_warp;
-    int32_t cur_pc;
+    int32_t cur_pc;              /* its pc; -2 not looked up yet (cur_pc()) */
     uint64_t max_block;          /* highest block seen issuing: blocks are
                                     dispatched in order, so a lower one that is
                                     not resident has finished */
@@ -58,6 +58,7 @@ struct Stepper {
     /* breakpoints */
     StepBreak breaks[STEP_MAX_BREAKS];
     int nbreaks, next_break_id;
+    int nlive;                   /* live breakpoints */
     uint8_t *break_at;           /* per pc: a live breakpoint starts here */
     int n_insts;
     /* the prompt */

@@ -48,8 +48,15 @@ bool view_resident(const SimView *v, int i, uint64_t *block, DeviceDim3 *ctaid, 
     return false;
 }
 
+/* The warp whose callback is running: the block and warp most looked at,
+ * found without scanning every resident block slot. */
+static _Thread_local const Warp *view_current;
+
 static const Block *find_block(const SimView *v, uint64_t block)
 {
+    const Block *cb = view_current ? view_current->blk : NULL;
+    if (cb && cb >= X(v)->blocks && cb < X(v)->blocks + X(v)->nslots && cb->live && cb->linear == block)
+        return cb; /* (of this launch: a callback may look at another one) */
     for (int s = 0; s < X(v)->nslots; s++)
         if (X(v)->blocks[s].live && X(v)->blocks[s].linear == block)
             return &X(v)->blocks[s];
@@ -262,5 +269,9 @@ uint32_t view_barrier_arrived(const SimView *v, uint64_t block, int id)
 
 int exec_view_call(Exec *x, Warp *w)
 {
-    return x->cfg->on_issue((void *)x->cfg->on_issue_user, (const SimView *)(const void *)x, w->blk->linear, w->id);
+    const Warp *outer = view_current;
+    view_current = w;
+    int r = x->cfg->on_issue((void *)x->cfg->on_issue_user, (const SimView *)(const void *)x, w->blk->linear, w->id);
+    view_current = outer;
+    return r;
 }
