@@ -46,7 +46,8 @@ static const char step_help[] =
     "A launch that faults is replayed (the simulator is deterministic) and stopped just\n"
     "before the instruction that faulted, so you can look at what it was about to do.\n"
     "\n"
-    "Exit status: 0 the launch finished or you quit, 1 the kernel faulted, 2 bad usage,\n"
+    "Exit status: 0 the launch finished or you quit, 1 the kernel faulted (or --check\n"
+    "races found something), 2 bad usage,\n"
     "bad input, or a scripted command that failed (unknown, bad arguments).\n"
     "\n"
     "example (lesson 1's race: watch one warp's 32 updates of out[0] become one):\n"
@@ -130,7 +131,7 @@ int cmd_step(int argc, char **argv)
                                  "between instructions", argv[i]);
                 goto done;
             }
-        } else if (!strcmp(a, "--json") || !strcmp(a, "--trace") || !strcmp(a, "--check")) {
+        } else if (!strcmp(a, "--json") || !strcmp(a, "--trace")) {
             rc = usage_error("%s is an option of warpsim run, not of warpsim step (viz makes a trace)", a);
             goto done;
         } else if (a[0] == '-' && a[1]) {
@@ -218,6 +219,11 @@ int cmd_step(int argc, char **argv)
         printf("--- printf output ---\n%s%s---\n", out, out[strlen(out) - 1] == '\n' ? "" : "\n");
     int errors = step_errors(s);
     rc = quit || st == SIM_OK ? 0 : 1;
+    if (spec.checks & DEVICE_CHECK_RACES) {
+        report_races(stdout, dev);
+        if (device_race_count(dev) && !quit)
+            rc = 1;
+    }
     if (st == SIM_ERR_FAULT && !quit && replayable(&res.fault)) {
         /* the launch is deterministic: run it again and stop just before */
         printf("\nreplaying the launch to just before the instruction that faulted:\n");

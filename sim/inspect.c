@@ -55,7 +55,8 @@ static _Thread_local const Warp *view_current;
 static const Block *find_block(const SimView *v, uint64_t block)
 {
     const Block *cb = view_current ? view_current->blk : NULL;
-    if (cb && cb >= X(v)->blocks && cb < X(v)->blocks + X(v)->nslots && cb->live && cb->linear == block)
+    uintptr_t lo = (uintptr_t)X(v)->blocks, hi = (uintptr_t)(X(v)->blocks + X(v)->nslots);
+    if (cb && (uintptr_t)cb >= lo && (uintptr_t)cb < hi && cb->live && cb->linear == block)
         return cb; /* (of this launch: a callback may look at another one) */
     for (int s = 0; s < X(v)->nslots; s++)
         if (X(v)->blocks[s].live && X(v)->blocks[s].linear == block)

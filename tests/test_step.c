@@ -330,6 +330,16 @@ static void test_end_of_input_quits_and_stdin_is_a_script(void **s)
     assert_non_null(strstr(out, "(end of the commands: quit)\nthe launch was stopped"));
 }
 
+static void test_check_races_reports_the_lost_update_at_the_end(void **s)
+{
+    (void)s;
+    assert_int_equal(step(RACY " --check races", "continue\n"), 1);
+    assert_non_null(strstr(out, "the launch finished:"));
+    assert_non_null(strstr(out, "race check: "));
+    assert_non_null(strstr(out, "lost-update on global memory"));
+    assert_int_equal(step(RACY " --check races", "quit\n"), 0);
+}
+
 static void test_bad_usage_is_status_2(void **s)
 {
     (void)s;
@@ -580,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_faulting_kernel_reports_the_fault),
         cmocka_unit_test(test_step_after_the_focus_warp_exits),
         cmocka_unit_test(test_end_of_input_quits_and_stdin_is_a_script),
+        cmocka_unit_test(test_check_races_reports_the_lost_update_at_the_end),
         cmocka_unit_test(test_bad_usage_is_status_2),
         cmocka_unit_test(test_lesson1_script_watches_racy_sum_lose_updates),
         cmocka_unit_test(test_viz_replays_the_launch_into_a_trace),
