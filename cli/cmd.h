@@ -12,5 +12,6 @@ int cmd_occupancy(int argc, char **argv);
 int cmd_xcheck(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
+int cmd_step(int argc, char **argv);
 
 #endif

@@ -31,6 +31,10 @@ typedef struct {
     int schedule, atomic_order, divergence;
     uint64_t seed;
     unsigned checks;             /* DEVICE_CHECK_* */
+    /* Called before every warp instruction (DeviceLaunch.on_issue, a
+     * SimIssueFn of sim/inspect.h: `warpsim step`); NULL none. */
+    int (*on_issue)(void *user, const struct SimView *view, uint64_t block, int warp);
+    void *on_issue_user;
 } LaunchSpec;
 
 /* The help text of the options above that choose how the simulator orders

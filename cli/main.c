@@ -15,6 +15,7 @@ static const Subcommand subcommands[] = {
     {"lesson", cmd_lesson, "run a lesson's kernels in the simulator and explain them"},
     {"run", cmd_run, "run any kernel (.ptx or .cu) in the simulator"},
     {"explore", cmd_explore, "run a kernel under many schedules and atomic orders; count the results"},
+    {"step", cmd_step, "run a kernel paused before each warp instruction: step, break, print, where"},
     {"occupancy", cmd_occupancy, "predict blocks per SM, limiters and the L1/shared carveout"},
     {"xcheck", cmd_xcheck, "compare the simulator with a GPU (or its recording) on every lesson"},
     {"grade", cmd_grade, "grade a student's kernel against a lesson's exercise (tests, races, rubric)"},

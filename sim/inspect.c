@@ -48,8 +48,16 @@ bool view_resident(const SimView *v, int i, uint64_t *block, DeviceDim3 *ctaid, 
     return false;
 }
 
+/* The warp whose callback is running: the block and warp most looked at,
+ * found without scanning every resident block slot. */
+static _Thread_local const Warp *view_current;
+
 static const Block *find_block(const SimView *v, uint64_t block)
 {
+    const Block *cb = view_current ? view_current->blk : NULL;
+    uintptr_t lo = (uintptr_t)X(v)->blocks, hi = (uintptr_t)(X(v)->blocks + X(v)->nslots);
+    if (cb && (uintptr_t)cb >= lo && (uintptr_t)cb < hi && cb->live && cb->linear == block)
+        return cb; /* (of this launch: a callback may look at another one) */
     for (int s = 0; s < X(v)->nslots; s++)
         if (X(v)->blocks[s].live && X(v)->blocks[s].linear == block)
             return &X(v)->blocks[s];
@@ -80,6 +88,42 @@ bool view_warp(const SimView *v, uint64_t block, int warp, ViewWarp *out)
         out->pc[l] = !live ? -1 : (w->conv && (w->run >> l & 1)) ? w->upc : w->pc[l];
         out->barrier[l] = (w->barwait >> l & 1) ? w->barid[l] : -1;
     }
+    return true;
+}
+
+bool view_next(const SimView *v, uint64_t block, int warp, int32_t *pc, uint32_t *mask)
+{
+    const Warp *w = find_warp(v, block, warp);
+    if (!w || !w->run)
+        return false;
+    if (w->conv) {
+        *pc = w->upc;
+        *mask = w->run;
+        return true;
+    }
+    /* pick_group (exec_run.c) without its side effect on yield_pc */
+    int32_t lo = INT32_MAX, above = INT32_MAX;
+    uint32_t m = 0, ma = 0;
+    for (uint32_t r = w->run; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        int32_t p = w->pc[l];
+        if (p < lo) {
+            lo = p;
+            m = 0;
+        }
+        if (p == lo)
+            m |= 1u << l;
+        if (w->yield_pc >= 0 && p > w->yield_pc) {
+            if (p < above) {
+                above = p;
+                ma = 0;
+            }
+            if (p == above)
+                ma |= 1u << l;
+        }
+    }
+    *pc = ma ? above : lo;
+    *mask = ma ? ma : m;
     return true;
 }
 
@@ -152,6 +196,54 @@ bool view_reg(const SimView *v, uint64_t block, int warp, int lane, const char *
     return false;
 }
 
+/* Register `name` of the lane's function: its declaration, or NULL. */
+static const PtxReg *lane_reg(const SimView *v, uint64_t block, int warp, int lane, const char *name)
+{
+    const Warp *w = find_warp(v, block, warp);
+    if (!w || lane < 0 || lane >= WARP || !name)
+        return NULL;
+    const PtxFunc *fn = &X(v)->prog->ptx->funcs[lane_func(X(v), w, lane)];
+    for (int r = 0; r < fn->n_regs; r++)
+        if (!strcmp(fn->regs[r].name, name))
+            return &fn->regs[r];
+    return NULL;
+}
+
+int view_reg_type(const SimView *v, uint64_t block, int warp, int lane, const char *name)
+{
+    const PtxReg *r = lane_reg(v, block, warp, lane, name);
+    return r ? (int)r->type : -1;
+}
+
+int view_regs(const SimView *v, uint64_t block, int warp, int lane, const char **names, int cap)
+{
+    const Warp *w = find_warp(v, block, warp);
+    if (!w || lane < 0 || lane >= WARP)
+        return 0;
+    const PtxFunc *fn = &X(v)->prog->ptx->funcs[lane_func(X(v), w, lane)];
+    for (int r = 0; r < fn->n_regs && r < cap; r++)
+        names[r] = fn->regs[r].name;
+    return fn->n_regs;
+}
+
+int view_param_count(const SimView *v) { return X(v)->prog->funcs[X(v)->fidx].nparams; }
+
+bool view_param(const SimView *v, int i, uint64_t *value, int *size)
+{
+    const SimFuncInfo *fi = &X(v)->prog->funcs[X(v)->fidx];
+    if (i < 0 || i >= fi->nparams)
+        return false;
+    int n = fi->param_size[i] < 8 ? fi->param_size[i] : 8;
+    uint64_t val = 0;
+    if (fi->param_off[i] >= 0 && (uint64_t)fi->param_off[i] + (uint64_t)n <= X(v)->params_size)
+        for (int k = 0; k < n; k++)
+            val |= (uint64_t)X(v)->params[fi->param_off[i] + k] << (8 * k);
+    *value = val;
+    if (size)
+        *size = fi->param_size[i];
+    return true;
+}
+
 bool view_shared(const SimView *v, uint64_t block, uint64_t addr, void *out, size_t n)
 {
     const Block *b = find_block(v, block);
@@ -178,5 +270,9 @@ uint32_t view_barrier_arrived(const SimView *v, uint64_t block, int id)
 
 int exec_view_call(Exec *x, Warp *w)
 {
-    return x->cfg->on_issue((void *)x->cfg->on_issue_user, (const SimView *)(const void *)x, w->blk->linear, w->id);
+    const Warp *outer = view_current;
+    view_current = w;
+    int r = x->cfg->on_issue((void *)x->cfg->on_issue_user, (const SimView *)(const void *)x, w->blk->linear, w->id);
+    view_current = outer;
+    return r;
 }

@@ -53,6 +53,12 @@ typedef struct {
 /* false when the block is not resident or warp is out of range. */
 bool view_warp(const SimView *v, uint64_t block, int warp, ViewWarp *out);
 
+/* The group of lanes the warp issues next and their pc: the common pc of a
+ * converged warp, else the lowest pc among runnable lanes (or, right after
+ * a diverged loop yielded, the lowest above it), as the scheduler picks it.
+ * false when the warp is not resident or no lane can issue now. */
+bool view_next(const SimView *v, uint64_t block, int warp, int32_t *pc, uint32_t *mask);
+
 /* The instruction at pc: its PTX text (trimmed), PTX line, and the .cu file
  * and line ("" / 0 when unknown).  false when pc is out of range. */
 bool view_inst(const SimView *v, int32_t pc, char *text, size_t cap, int *ptx_line, const char **file,
@@ -65,6 +71,21 @@ const char *view_kernel(const SimView *v);
  * true with *value; false when the function declares no such register. */
 bool view_reg(const SimView *v, uint64_t block, int warp, int lane, const char *name, uint64_t *value,
               bool *is_pred);
+
+/* The PtxType (sim/ptx.h) of register `name` as the lane's function declares
+ * it, or -1 when it declares none. */
+int view_reg_type(const SimView *v, uint64_t block, int warp, int lane, const char *name);
+/* Names of the registers the lane's function declares (declaration order):
+ * up to cap of them into names (interned, valid while the module is
+ * loaded); returns how many there are in all (0 when warp/lane are bad). */
+int view_regs(const SimView *v, uint64_t block, int warp, int lane, const char **names, int cap);
+
+/* The kernel's parameters as the launch passed them: how many, and the
+ * first min(size, 8) bytes of parameter i as a little-endian integer (a
+ * buffer's device address, a scalar) with its size in bytes.  false when i
+ * is out of range. */
+int view_param_count(const SimView *v);
+bool view_param(const SimView *v, int i, uint64_t *value, int *size);
 
 /* Memory: n bytes at a shared-memory offset of a resident block, or at a
  * global address.  false (nothing copied) when any byte is out of range. */

@@ -1,0 +1,125 @@
+/* step_int.h: what the stepper's files share (step.c, step_cmd.c,
+ * step_show.c): the Stepper itself and the helpers one file offers the
+ * others.  Not a public contract: see step.h. */
+#ifndef WARPSIM_STEP_INT_H
+#define WARPSIM_STEP_INT_H
+
+#include "step.h"
+
+/* How the launch goes on after a command resumes it. */
+typedef enum {
+    STEP_PAUSE,      /* stop at the very next instruction (the start) */
+    STEP_STEP,       /* until the focus warp has issued `count` instructions */
+    STEP_NEXT,       /* until the focus warp reaches another .cu line, `count` times */
+    STEP_CONTINUE,   /* until a breakpoint (or the end) */
+    STEP_QUIT        /* stop the launch */
+} StepMode;
+
+typedef struct {
+    int id;
+    char *file;      /* as written in the PTX (.file), for messages */
+    int line;
+    uint64_t hits;
+    bool live;       /* false after delete */
+} StepBreak;
+
+#define STEP_MAX_BREAKS 64
+
+/* A .cu file read for `where` (lines split in place). */
+typedef struct {
+    char *path;      /* the name the PTX uses */
+    char *text;      /* NULL: not found (warned once) */
+    char **lines;
+    int nlines;
+} StepSource;
+
+struct Stepper {
+    StepConfig cfg;
+    /* the paused launch (valid during step_on_issue) */
+    const SimView *v;
+    uint64_t cur_block;          /* the warp about to issue */
+    int cur_warp;
+    int32_t cur_pc;              /* its pc; -2 not looked up yet (cur_pc()) */
+    uint64_t max_block;          /* highest block seen issuing: blocks are
+                                    dispatched in order, so a lower one that is
+                                    not resident has finished */
+    bool started;
+    /* the focus */
+    uint64_t fblock;
+    int fwarp, flane;
+    /* how to go on */
+    StepMode mode;
+    long count;                  /* step/next repetitions left */
+    uint64_t focus_issued;       /* instructions the focus warp issued so far */
+    uint64_t target;             /* STEP: stop once focus_issued reaches it */
+    const char *next_file;       /* NEXT: the line we started on */
+    int next_line;
+    bool check_alive;            /* the focus warp just issued: is it still there? */
+    /* breakpoints */
+    StepBreak breaks[STEP_MAX_BREAKS];
+    int nbreaks, next_break_id;
+    int nlive;                   /* live breakpoints */
+    uint8_t *break_at;           /* per pc: a live breakpoint starts here */
+    int n_insts;
+    /* the prompt */
+    char last[256];              /* the last command (an empty line repeats it) */
+    int errors;
+    StepSource src[4];
+    int nsrc;
+    char *trace_path;            /* viz: the launch's trace, made once */
+    uint64_t fault_at;           /* a replay: stop before warp instruction number
+                                    fault_at - 1 (step_stop_before); 0 none */
+    int fault_lane;
+};
+
+/* step.c: resume bookkeeping used by commands. */
+/* The focus warp's next pc (-1 when it has no runnable lane) and its mask. */
+int32_t step_focus_pc(Stepper *s, uint32_t *mask);
+/* The instruction lane of vw is at, or waits at (a barrier); -1 exited. */
+int32_t step_lane_pc(const ViewWarp *vw, int lane);
+/* Is block b resident now; else has it finished (false: not started yet). */
+bool step_block_resident(Stepper *s, uint64_t b, int *sm);
+bool step_block_finished(Stepper *s, uint64_t b);
+/* Breakpoints: add one at file:line (file NULL: the kernel's main .cu);
+ * false with msg. */
+bool step_break_add(Stepper *s, const char *file, int line, char *msg, size_t cap);
+void step_break_delete(Stepper *s, int id);   /* id -1: all */
+/* Print "block B warp W (SM s, cycle c): file:line  source" for the
+ * focus warp. */
+void step_show_stop(Stepper *s, const char *why);
+/* PTX text with every run of blanks (tabs) made one space. */
+void step_squeeze(char *d, size_t cap, const char *t);
+
+/* step_cmd.c: run one command line; returns true when it resumes the launch
+ * (s->mode says how). */
+bool step_cmd_run(Stepper *s, const char *line);
+/* Completion words (step_input_set_completer): commands, or what may
+ * follow the command first. */
+const char *step_cmd_word(const char *first, int i);
+/* "error: ..." on the output, counted in s->errors. */
+void step_error(Stepper *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A whole unsigned number, decimal or 0x hex. */
+bool step_parse_u64(const char *t, uint64_t *v);
+
+/* step_print.c: the print command (argv[0] is "print"). */
+bool step_cmd_print(Stepper *s, int argc, char **argv);
+/* A register or scalar value of PtxType type (-1 unknown: 64-bit) as text:
+ * decimal (hex too when large), floats exactly, predicates true/false. */
+void step_format_value(int type, uint64_t v, char *buf, size_t cap);
+
+/* step_show.c */
+void step_show_where(Stepper *s);
+void step_show_info(Stepper *s, const char *what);  /* warps lanes blocks sms barriers breakpoints registers */
+/* Line `line` of .cu file `file` (NULL when unreadable); *found says
+ * whether the file could be read at all. */
+const char *step_source_line(Stepper *s, const char *file, int line);
+/* "kernel.cu" for "lessons/01-threads-and-races/kernel.cu". */
+const char *step_basename(const char *path);
+/* The 32 lanes as marks: '#' issues next, '-' predicated off, '.' elsewhere
+ * (diverged), 'b' at a barrier, 'w' at a warp sync, 'x' exited, ' ' absent. */
+void step_lane_marks(Stepper *s, uint64_t block, int warp, char marks[33]);
+/* The thread index (x,y,z) of lane of warp in a block of the launch's shape. */
+DeviceDim3 step_thread_of(const Stepper *s, int warp, int lane);
+void step_source_free(Stepper *s);
+
+#endif
