@@ -201,6 +201,8 @@ typedef struct {
     int nwl;
     int last[4];              /* per scheduler: index (in its share) issued last */
     uint64_t busy[4];         /* per scheduler: issuing a burst until this cycle */
+    uint64_t now;             /* the SM's clock (SMs run a slice at a time) */
+    uint64_t free_at;         /* a slot became free at this cycle (this round) */
 } SimSM;
 
 /* Launch options the executor takes from the device (device_sim.c). */

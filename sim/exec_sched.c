@@ -185,8 +185,11 @@ static uint64_t burst(Exec *x, Warp *w)
 }
 
 /* One cycle of one SM: each free scheduler issues; then the blocks of
- * warps that stopped are looked at (released, retired and replaced, or
- * found stuck).  true when the SM's blocks changed. */
+ * warps that stopped are looked at (released, retired, or found stuck).  A
+ * retired block's slot is filled at once when no other SM could have taken
+ * the next block earlier -- that is decided between rounds (dispatch_free),
+ * so this returns true when a slot became free while blocks still wait:
+ * the SM's round ends there. */
 static bool sm_cycle(Exec *x, SimSM *sm)
 {
     bool issued = false, stalled = false;
@@ -222,15 +225,43 @@ static bool sm_cycle(Exec *x, SimSM *sm)
         if (any)
             continue;
         block_stalled(x, b);
-        if (!b->live) {
+        if (!b->live)
             retired = true;
-            if (x->next_block < x->nblocks)
-                block_dispatch(x, b);
-        }
     }
-    if (retired)
+    if (!retired)
+        return false;
+    sm_rebuild(x, sm);
+    sm->free_at = x->cycle + 1;
+    return x->next_block < x->nblocks;
+}
+
+/* Give waiting blocks to free slots, earliest freed first (then lowest
+ * SM): hardware's dispatcher hands the next block to the first SM with
+ * room.  Every SM ran at least as far as the earliest free slot, so no SM
+ * could have freed one earlier. */
+static void dispatch_free(Exec *x)
+{
+    while (x->next_block < x->nblocks) {
+        Block *best = NULL;
+        uint64_t when = UINT64_MAX;
+        for (int i = 0; i < x->nslots; i++) {
+            Block *b = &x->blocks[i];
+            if (!b->live && x->sms[b->sm].free_at < when) {
+                when = x->sms[b->sm].free_at;
+                best = b;
+            }
+        }
+        if (!best)
+            return;
+        SimSM *sm = &x->sms[best->sm];
+        if (sm->now < when)
+            sm->now = when;
+        uint64_t keep = x->cycle;
+        x->cycle = sm->now;
+        block_dispatch(x, best);
+        x->cycle = keep;
         sm_rebuild(x, sm);
-    return retired;
+    }
 }
 
 /* SMs that hold blocks, in index order. */
@@ -249,8 +280,10 @@ void exec_sched_run(Exec *x)
     for (int k = 0; k < x->per_sm; k++)
         for (int s = 0; s < x->nsm && x->next_block < x->nblocks; s++)
             block_dispatch(x, &x->blocks[s * x->per_sm + k]);
-    for (int s = 0; s < x->nsm; s++)
+    for (int s = 0; s < x->nsm; s++) {
         sm_rebuild(x, &x->sms[s]);
+        x->sms[s].free_at = UINT64_MAX;
+    }
     int *act = malloc((size_t)x->nsm * sizeof *act);
     if (!act) {
         exec_fault(x, NULL, NULL, -1, "unsupported", 0, "out of memory scheduling %d SMs", x->nsm);
@@ -258,30 +291,47 @@ void exec_sched_run(Exec *x)
     }
     int nact = active_sms(x, act);
     bool randomized = x->cfg->schedule != DEVICE_SCHED_ROUNDROBIN;
+    /* traced: shorter slices keep the events held per round few */
+    uint64_t slice = !x->trace ? SLICE : trace_writer_level(x->trace) >= TRACE_LEVEL_INSTRUCTIONS ? 32 : 256;
     uint64_t c0 = 0, end = 0;
+    if (x->trace)
+        trace_writer_hold(x->trace, true);
     while (nact && !x->faulted) {
-        bool changed = false;
+        uint64_t round_end = c0 + slice;
         int rot = randomized ? (int)exec_rand_below(x, (uint32_t)nact) : 0;
-        if (x->trace)
-            trace_writer_hold(x->trace, true);
         for (int i = 0; i < nact && !x->faulted; i++) {
             SimSM *sm = &x->sms[act[(i + rot) % nact]];
             /* random: SMs interleave at random points too */
-            uint64_t len = randomized ? 1 + exec_rand_below(x, SLICE) : SLICE;
-            for (uint64_t t = 0; t < len && sm->live && !x->faulted; t++) {
-                x->cycle = c0 + t;
-                if (sm_cycle(x, sm))
-                    changed = true;
-                if (x->cycle + 1 > end)
-                    end = x->cycle + 1;
+            uint64_t limit = randomized ? sm->now + 1 + exec_rand_below(x, (uint32_t)slice) : round_end;
+            if (limit > round_end)
+                limit = round_end;
+            while (sm->now < limit && sm->live && !x->faulted) {
+                x->cycle = sm->now;
+                bool freed = sm_cycle(x, sm);
+                sm->now++;
+                if (freed)
+                    break; /* the next block goes where room appeared first */
+            }
+            if (sm->now > end)
+                end = sm->now;
+        }
+        dispatch_free(x);
+        for (int i = 0; i < x->nsm; i++)
+            x->sms[i].free_at = UINT64_MAX;
+        nact = active_sms(x, act);
+        bool all_past = true;
+        for (int i = 0; i < nact && all_past; i++)
+            all_past = x->sms[act[i]].now >= round_end;
+        if (all_past) {
+            c0 = round_end;
+            if (x->trace) { /* every SM is past round_end: write its events in cycle order */
+                trace_writer_hold(x->trace, false);
+                trace_writer_hold(x->trace, true);
             }
         }
-        if (x->trace)
-            trace_writer_hold(x->trace, false); /* written in cycle order */
-        c0 += SLICE; /* SMs that ran shorter wait: their clock still goes on */
-        if (changed)
-            nact = active_sms(x, act);
     }
+    if (x->trace)
+        trace_writer_hold(x->trace, false);
     x->cycle = end > x->end_cycle ? end : x->end_cycle;
     free(act);
 }
