@@ -10,5 +10,6 @@ int cmd_lesson(int argc, char **argv);
 int cmd_occupancy(int argc, char **argv);
 int cmd_xcheck(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_viz(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ static const Subcommand subcommands[] = {
     {"occupancy", cmd_occupancy, "predict blocks per SM, limiters and the L1/shared carveout"},
     {"xcheck", cmd_xcheck, "compare the simulator with a GPU (or its recording) on every lesson"},
     {"trace", cmd_trace, "print a trace (run --trace) as text or export it for Perfetto"},
+    {"viz", cmd_viz, "watch a trace: blocks on SMs, warps, banks, atomics (window or --png)"},
 };
 
 static void usage(FILE *f)
