@@ -60,13 +60,14 @@ void viz_view_atomics(VizCanvas *c, const VizState *s, int t, VizBox b)
     uint32_t done = viz_model_atomics_done(m, a, pos);
     const VizAtomic *first = viz_model_atomic(m, a->first);
     VizBox q = {b.x + lw + 12, b.y + 6, b.w - lw - 24, b.h - 12};
-    snprintf(buf, sizeof buf, "atom.%s on [0x%" PRIx64 "] (%s): %u of %u updates applied", trace_atom_op_name(first->op),
-             a->addr, trace_space_name(a->space), done, a->n);
+    snprintf(buf, sizeof buf, "atom.%s on [0x%" PRIx64 "] (%s)", trace_atom_op_name(first->op), a->addr,
+             trace_space_name(a->space));
     viz_text_clip(c, VIZ_FONT_BIG, buf, q.x, q.y, q.w, VIZ_INK);
-    viz_text_clip(c, VIZ_FONT_SMALL,
-                  "one box per element update, in the order applied: #order  block/thread  old -> new",
-                  q.x, q.y + 24, q.w, VIZ_GREY);
-    int top = q.y + 44, ew = 232, eh = 22;
+    snprintf(buf, sizeof buf, "%u of %u updates applied", done, a->n);
+    int done_w = viz_text_clip(c, VIZ_FONT_BOLD, buf, q.x, q.y + 24, q.w, VIZ_INK) + 12;
+    viz_text_clip(c, VIZ_FONT_SMALL, "one box per element update, in the order applied: #order  block/thread  old -> new",
+                  q.x, q.y + 44, q.w, VIZ_GREY);
+    int top = q.y + 64, ew = 232, eh = 22;
     int cols = q.w / (ew + 6), rows = (q.y + q.h - top) / (eh + 4);
     if (cols < 1)
         cols = 1;
@@ -97,7 +98,8 @@ void viz_view_atomics(VizCanvas *c, const VizState *s, int t, VizBox b)
                       ew - 10, applied ? viz_ink_on(col) : VIZ_GREY);
         viz_hit(c, eb, VIZ_HIT_QUEUE, t, k, applied);
     }
-    if (a->n > fit)
-        viz_textf(c, VIZ_FONT_SMALL, q.x + q.w - 220, q.y + 26, VIZ_GREY, "showing %u-%u of %u", start + 1,
-                  start + fit < a->n ? start + fit : a->n, a->n);
+    if (a->n > fit) {
+        viz_textf(c, VIZ_FONT_SMALL, q.x + done_w, q.y + 26, VIZ_GREY, "(showing updates %u-%u)", start + 1,
+                  start + fit < a->n ? start + fit : a->n);
+    }
 }

@@ -46,6 +46,8 @@ static void draw_strip(VizCanvas *c, const VizState *s, const VizModel *m, uint3
             double f = (pass ? avg[i] : peak[i]) * scale;
             if (f <= 0)
                 continue;
+            if (f > 1)
+                f = 1;
             int hh = (int)(f * (b.h - 1) + 0.999);
             if (hh > b.h - 1)
                 hh = b.h - 1;

@@ -134,9 +134,9 @@ void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b)
         row = 24;
     if (row < 10)
         row = 10;
-    int label_w = 44, cell = (r.w - label_w - 330) / 32;
-    if (cell > 22)
-        cell = 22;
+    int label_w = 44, cell = (r.w - label_w - 340) / 32;
+    if (cell > 20)
+        cell = 20;
     if (cell < 5)
         cell = 5;
     int show = avail / row;
@@ -163,16 +163,21 @@ void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b)
                 viz_frame_rect(c, cb, VIZ_LINE, 1);
         }
         int tx = r.x + label_w + 32 * cell + 10;
+        char state[24];
+        if (ws.state == VIZ_WARP_BARRIER)
+            snprintf(state, sizeof state, "barrier %u", ws.bar_id);
+        else
+            snprintf(state, sizeof state, "%s", state_name(&ws));
         if (ws.has_issue) {
             const char *f = ws.file != TRACE_NONE ? viz_model_string(m, ws.file) : "";
             const char *base = strrchr(f, '/');
-            snprintf(buf, sizeof buf, "%-10s pc %-5u %s:%u", state_name(&ws), ws.pc, base ? base + 1 : f, ws.line);
+            snprintf(buf, sizeof buf, "%-10s pc %-4u %s:%u", state, ws.pc, base ? base + 1 : f, ws.line);
         } else {
-            snprintf(buf, sizeof buf, "%s", state_name(&ws));
+            snprintf(buf, sizeof buf, "%s", state);
         }
         if (ws.state == VIZ_WARP_BARRIER) {
             size_t k = strlen(buf);
-            snprintf(buf + k, sizeof buf - k, "  bar %u since %" PRIu64, ws.bar_id, ws.bar_cycle);
+            snprintf(buf + k, sizeof buf - k, "  since %" PRIu64, ws.bar_cycle);
         }
         viz_text_clip(c, VIZ_FONT_MONO, buf, tx, ry + (row - fh) / 2, r.x + r.w - tx, VIZ_INK);
         viz_hit(c, (VizBox){r.x, ry, r.w, row - 1}, VIZ_HIT_WARP, t, (uint64_t)w, (uint64_t)ws.state);

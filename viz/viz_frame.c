@@ -170,9 +170,9 @@ static void draw_help(VizCanvas *c)
         {"click an SM, block, warp", "select it (the SM and memory views follow it)"},
         {"click an address", "show its queue of atomic updates"},
         {"1  2  3  4", "GPU, SM, memory, atomics view"},
-        {"Esc", "clear the selection"},
+        {"c", "clear the selection"},
         {"h", "this help"},
-        {"q", "quit"},
+        {"q  Esc", "quit"},
     };
     int n = (int)(sizeof lines / sizeof *lines), lh = viz_font_height(c, VIZ_FONT_NORMAL) + 6;
     int w = 560, h = 70 + n * lh, x = (c->w - w) / 2, y = (c->h - h) / 2;

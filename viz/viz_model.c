@@ -31,6 +31,13 @@ static bool grow(void **data, uint32_t *n, size_t *cap, size_t es)
         (arr)[(n)++] = (val);                                                                       \
     } while (0)
 
+/* qsort, which must not be handed a NULL array even for 0 elements. */
+static void sort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}
+
 /* ---- comparators ---------------------------------------------------------- */
 
 static int cmp_span(const void *a, const void *b)
@@ -124,8 +131,8 @@ static int cmp_u32(const void *a, const void *b)
 /* Pair each retire with the latest unretired dispatch of its block before it. */
 static void pair_retires(VizModel *m, Retire *ret, uint32_t nret)
 {
-    qsort(m->spans, m->nspans, sizeof *m->spans, cmp_span);
-    qsort(ret, nret, sizeof *ret, cmp_retire);
+    sort_n(m->spans, m->nspans, sizeof *m->spans, cmp_span);
+    sort_n(ret, nret, sizeof *ret, cmp_retire);
     uint32_t s = 0;
     for (uint32_t i = 0; i < nret; i++) {
         while (s < m->nspans && m->spans[s].block < ret[i].block)
@@ -199,12 +206,12 @@ static bool index_sms(VizModel *m)
         if (m->spans[i].rpos != VIZ_NEVER)
             m->ret_pos[m->nret++] = m->spans[i].rpos;
     }
-    qsort(m->disp_pos, m->ndisp, sizeof *m->disp_pos, cmp_u32);
-    qsort(m->ret_pos, m->nret, sizeof *m->ret_pos, cmp_u32);
+    sort_n(m->disp_pos, m->ndisp, sizeof *m->disp_pos, cmp_u32);
+    sort_n(m->ret_pos, m->nret, sizeof *m->ret_pos, cmp_u32);
     for (uint32_t s = 0; s < nsm; s++)
         m->sm_first[s + 1] += m->sm_first[s];
     sort_model = m;
-    qsort(m->sm_spans, n, sizeof *m->sm_spans, cmp_sm_span);
+    sort_n(m->sm_spans, n, sizeof *m->sm_spans, cmp_sm_span);
     size_t tsize = 0;
     for (uint32_t s = 0; s < nsm; s++) {
         uint32_t k = m->sm_first[s + 1] - m->sm_first[s], p = 1;
@@ -225,7 +232,7 @@ static bool index_sms(VizModel *m)
         /* span indices of this SM by retire position: retires in order,
          * for occupancy, and for slots below */
         memcpy(byr, m->sm_spans + f, k * sizeof *byr);
-        qsort(byr, k, sizeof *byr, cmp_by_rpos);
+        sort_n(byr, k, sizeof *byr, cmp_by_rpos);
         for (uint32_t i = 0; i < k; i++)
             m->sm_rpos[f + i] = m->spans[byr[i]].rpos;
         /* slots: walk dispatches and retires in position order; a retire
@@ -262,7 +269,7 @@ fail:
  * after it in the file. */
 static void pair_barriers(VizModel *m)
 {
-    qsort(m->releases, m->nreleases, sizeof *m->releases, cmp_release);
+    sort_n(m->releases, m->nreleases, sizeof *m->releases, cmp_release);
     for (uint32_t i = 0; i < m->narrives; i++) {
         MArrive *a = &m->arrives[i];
         uint32_t lo = 0, hi = m->nreleases;
@@ -277,12 +284,12 @@ static void pair_barriers(VizModel *m)
         a->rel = lo < m->nreleases && m->releases[lo].block == a->block && m->releases[lo].id == a->id
                      ? m->releases[lo].pos : VIZ_NEVER;
     }
-    qsort(m->arrives, m->narrives, sizeof *m->arrives, cmp_arrive_warp);
+    sort_n(m->arrives, m->narrives, sizeof *m->arrives, cmp_arrive_warp);
 }
 
 static bool group_atomics(VizModel *m)
 {
-    qsort(m->atoms, m->natoms, sizeof *m->atoms, cmp_atomic);
+    sort_n(m->atoms, m->natoms, sizeof *m->atoms, cmp_atomic);
     uint32_t n = 0;
     for (uint32_t i = 0; i < m->natoms; i++)
         if (!i || m->atoms[i].addr != m->atoms[i - 1].addr || m->atoms[i].space != m->atoms[i - 1].space)
@@ -295,7 +302,7 @@ static bool group_atomics(VizModel *m)
             m->aaddrs[m->naaddrs++] = (VizAtomicAddr){.addr = m->atoms[i].addr, .space = m->atoms[i].space, .first = i};
         m->aaddrs[m->naaddrs - 1].n++;
     }
-    qsort(m->aaddrs, m->naaddrs, sizeof *m->aaddrs, cmp_aaddr);
+    sort_n(m->aaddrs, m->naaddrs, sizeof *m->aaddrs, cmp_aaddr);
     m->bytes += (size_t)n * sizeof *m->aaddrs;
     return true;
 }
@@ -550,10 +557,10 @@ VizModel *viz_model_from_reader(TraceReader *r, const char *name, SimError *err)
     }
     if (!index_sms(m))
         goto nomem;
-    qsort(m->issues, m->nissues, sizeof *m->issues, cmp_issue);
-    qsort(m->turns, m->nturns, sizeof *m->turns, cmp_turn);
-    qsort(m->smem, m->nsmem, sizeof *m->smem, cmp_mem);
-    qsort(m->gmem, m->ngmem, sizeof *m->gmem, cmp_mem);
+    sort_n(m->issues, m->nissues, sizeof *m->issues, cmp_issue);
+    sort_n(m->turns, m->nturns, sizeof *m->turns, cmp_turn);
+    sort_n(m->smem, m->nsmem, sizeof *m->smem, cmp_mem);
+    sort_n(m->gmem, m->ngmem, sizeof *m->gmem, cmp_mem);
     pair_barriers(m);
     if (!group_atomics(m) || !fix_refs(m))
         goto nomem;

@@ -170,7 +170,7 @@ void viz_state_play(VizState *s, double dt)
     s->carry = adv - (double)step;
     if (!step)
         return;
-    uint64_t c = s->cycle + step;
+    uint64_t c = step >= s->end - s->cycle ? s->end : s->cycle + step;
     if (c >= s->end) {
         c = s->end;
         s->playing = false;
