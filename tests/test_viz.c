@@ -684,7 +684,7 @@ static void test_viz_command_png_and_errors(void **s)
 
 /* ---- the real window, under Xvfb ------------------------------------------ */
 
-static void test_viz_window_under_xvfb_shows_the_sm_view(void **s)
+static void test_viz_window_under_xvfb_steps_scrubs_zooms_and_switches_view(void **s)
 {
     (void)s;
     if (!xvfb_have("Xvfb") || !xvfb_have("xwd")) {
@@ -697,10 +697,12 @@ static void test_viz_window_under_xvfb_shows_the_sm_view(void **s)
     pid_t x = xvfb_start(1440, 900, &display);
     if (x < 0)
         fail_msg("Xvfb did not start");
-    /* the window: switch to the SM view with a key, step three events,
-     * select SM 0's block by clicking the GPU view first */
+    /* the window: step three events, click the middle of the time axis (at
+     * y 749 of 800: see viz_frame_axis), zoom with the wheel, switch to the
+     * SM view with a key; `state` prints what each did */
     char *viz[] = {(char *)warpsim(), "viz", (char *)path, "--size", "1280x800", "--script",
-                   "wait 200; key right; key right; key right; key 2; wait 300; print shot; wait 3000; key q",
+                   "wait 200; state; key right; key right; key right; state; click 665 749; state; "
+                   "wheel 3 665 749; state; key 2; state; wait 300; print shot; wait 3000; key q",
                    NULL};
     int out = -1;
     /* in sanitizer builds: libdbus, opened by SDL, keeps memory to the end */
@@ -719,6 +721,28 @@ static void test_viz_window_under_xvfb_shows_the_sm_view(void **s)
         fail_msg("the window did not come up under Xvfb; it printed: %s", buf);
     assert_int_equal(shot, 0);
     assert_int_equal(rc, 0); /* `key q` quit it */
+    /* what the keys and the mouse did, from the `state` lines */
+    unsigned long long cyc[5], t0[5], t1[5];
+    char view[5][16];
+    const char *p = buf;
+    for (int i = 0; i < 5; i++) {
+        p = strstr(p, "state cycle=");
+        if (!p || sscanf(p, "state cycle=%llu view=%15s sm=%*d block=%*d warp=%*d window=%llu-%llu", &cyc[i], view[i],
+                         &t0[i], &t1[i]) != 4)
+            fail_msg("state line %d missing in: %s", i + 1, buf);
+        p++;
+    }
+    VizModel *m = load_ok(path);
+    unsigned long long end = viz_model_end_cycle(m);
+    uint64_t third = viz_model_pos_cycle(m, viz_model_pos_at(m, 0) + 3); /* three events on */
+    viz_model_free(m);
+    assert_int_equal(cyc[0], 0);
+    assert_int_equal(cyc[1], third);                             /* right arrow x3 */
+    assert_true(cyc[2] > end * 45 / 100 && cyc[2] < end * 55 / 100); /* the click */
+    assert_true(t0[3] > 0 && t1[3] < end && t1[3] - t0[3] < end * 6 / 10); /* zoomed in */
+    assert_true(t0[3] <= cyc[3] && cyc[3] <= t1[3]);
+    assert_string_equal(view[3], "gpu");
+    assert_string_equal(view[4], "sm");                          /* key 2 */
     VizImage im = {0};
     if (!viz_xwd_read(dump, &im))
         fail_msg("cannot read the screenshot %s", dump);
@@ -816,7 +840,7 @@ int main(void)
         T(test_viz_rejects_missing_corrupt_and_truncated_traces),
         T(test_viz_command_png_and_errors),
         T(test_viz_draws_every_trace_of_the_fuzz_corpus),
-        T(test_viz_window_under_xvfb_shows_the_sm_view),
+        T(test_viz_window_under_xvfb_steps_scrubs_zooms_and_switches_view),
 #undef T
     };
     return cmocka_run_group_tests(tests, harness_setup_sim, harness_teardown);

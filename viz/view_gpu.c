@@ -78,7 +78,18 @@ void viz_view_gpu(VizCanvas *c, const VizState *s, int t, VizBox b)
              "%u SMs   blocks: %" PRIu64 " of %" PRIu64 " dispatched, %" PRIu64 " retired, %" PRIu64
              " resident now   (at most %u at once on one SM)",
              nsm, disp, nblocks, ret, disp - ret, viz_model_max_resident(m));
-    viz_text_clip(c, VIZ_FONT_BOLD, buf, b.x + 10, b.y + 6, b.w - 20, VIZ_INK);
+    int hw = viz_text_clip(c, VIZ_FONT_BOLD, buf, b.x + 10, b.y + 6, b.w - 20, VIZ_INK);
+    uint32_t faults = 0, races = 0;
+    for (uint32_t i = 0; i < viz_model_nfindings(m); i++) {
+        const VizFinding *f = viz_model_finding(m, i);
+        if (f->pos < pos)
+            *(f->type == TRACE_EV_FAULT ? &faults : &races) += 1;
+    }
+    if (faults || races) {
+        snprintf(buf, sizeof buf, "%u fault%s, %u race finding%s so far (SM view: the block's)", faults,
+                 faults == 1 ? "" : "s", races, races == 1 ? "" : "s");
+        viz_text_clip(c, VIZ_FONT_BOLD, buf, b.x + 10 + hw + 16, b.y + 6, b.w - hw - 36, VIZ_FAULT);
+    }
 
     /* occupancy scale: resident warps / the arch's limit, else blocks / the peak */
     double scale;

@@ -102,8 +102,8 @@ void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b)
         if (sp->dpos >= pos)
             snprintf(buf, sizeof buf, "block %" PRIu64 " on SM %u: dispatched later, at cycle %" PRIu64, block, sp->sm, dc);
         else if (sp->rpos < pos)
-            snprintf(buf, sizeof buf, "block %" PRIu64 " on SM %u: ran from cycle %" PRIu64 " to %" PRIu64 ", retired",
-                     block, sp->sm, dc, viz_model_event_cycle(m, sp->rpos));
+            snprintf(buf, sizeof buf, "block %" PRIu64 " on SM %u: ran from cycle %" PRIu64 " to %" PRIu64 ", %s", block,
+                     sp->sm, dc, viz_model_event_cycle(m, sp->rpos), sp->faulted ? "stopped by a fault" : "retired");
         else
             snprintf(buf, sizeof buf, "block %" PRIu64 " on SM %u: resident since cycle %" PRIu64 "%s", block, sp->sm,
                      dc, sp->faulted ? "  (faulted)" : "");
@@ -168,10 +168,11 @@ void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b)
             snprintf(state, sizeof state, "barrier %u", ws.bar_id);
         else
             snprintf(state, sizeof state, "%s", state_name(&ws));
-        if (ws.has_issue) {
-            const char *f = ws.file != TRACE_NONE ? viz_model_string(m, ws.file) : "";
-            const char *base = strrchr(f, '/');
+        if (ws.has_issue && ws.file != TRACE_NONE) {
+            const char *f = viz_model_string(m, ws.file), *base = strrchr(f, '/');
             snprintf(buf, sizeof buf, "%-10s pc %-4u %s:%u", state, ws.pc, base ? base + 1 : f, ws.line);
+        } else if (ws.has_issue) {
+            snprintf(buf, sizeof buf, "%-10s pc %u", state, ws.pc);
         } else {
             snprintf(buf, sizeof buf, "%s", state);
         }
@@ -198,7 +199,7 @@ void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b)
     }
     y += 18;
     /* barriers of this block: threads waiting now */
-    if (l->level >= TRACE_LEVEL_WARPS && sp && sp->dpos < pos) {
+    if (l->level >= TRACE_LEVEL_WARPS && sp && sp->dpos < pos && sp->rpos >= pos) {
         int bx = r.x;
         for (uint32_t id = 0; id < 16; id++) {
             uint32_t n = viz_model_barrier_waiting(m, block, id, pos);
@@ -213,6 +214,21 @@ void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b)
         if (bx == r.x)
             viz_text(c, VIZ_FONT_NORMAL, "no thread of this block is waiting at a barrier", r.x, y + 10, 0, 1, VIZ_GREY);
         y += 24;
+    }
+    /* faults and race findings of this block so far */
+    for (uint32_t i = 0, shown = 0; i < viz_model_nfindings(m) && shown < 4; i++) {
+        const VizFinding *f = viz_model_finding(m, i);
+        if (f->block != block || f->pos >= pos)
+            continue;
+        char who[64] = "";
+        if (f->warp != TRACE_NONE && f->lane != TRACE_NONE)
+            snprintf(who, sizeof who, ", warp %u lane %u", f->warp, f->lane);
+        else if (f->warp != TRACE_NONE)
+            snprintf(who, sizeof who, ", warp %u", f->warp);
+        snprintf(buf, sizeof buf, "%s at cycle %" PRIu64 "%s: %s: %s", f->type == TRACE_EV_FAULT ? "fault" : "race",
+                 viz_model_event_cycle(m, f->pos), who, f->kind, f->msg);
+        y += viz_text_wrap(c, VIZ_FONT_BOLD, buf, r.x, y, r.w, 3, VIZ_FAULT) * viz_font_height(c, VIZ_FONT_BOLD) + 4;
+        shown++;
     }
     /* the source around the focus warp's line */
     if (focus_w >= 0 && focus.file != TRACE_NONE && focus.line) {

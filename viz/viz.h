@@ -88,7 +88,9 @@ SimStatus viz_render_png(const VizOptions *o, const char *out, VizHit *hits, int
  * run one after the other as if a person did them: `key NAME` (space, right,
  * left, period, comma, plus, minus, home, end, h, q, escape, 1-4), `click X
  * Y`, `drag X0 Y0 X1 Y1`, `wheel N X Y`, `wait MS`, `print TEXT` (to
- * stdout, flushed: lets a test know the window is up).
+ * stdout, flushed: lets a test know the window is up), `state` (prints
+ * "state cycle=N view=V sm=S block=B warp=W window=T0-T1 playing=0|1
+ * help=0|1 speed=X": what the commands before it did).
  *
  * Returns 0 when the user quit, 2 with msg filled when a trace cannot be
  * loaded or there is no display ("... use --png OUT.png"). */

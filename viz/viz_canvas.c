@@ -152,6 +152,40 @@ int viz_text_clip(VizCanvas *c, int font, const char *s, int x, int y, int max_w
     return max_w > 0 ? draw_text(c, font, s, x, y, 0, 0, max_w, col) : 0;
 }
 
+int viz_text_wrap(VizCanvas *c, int font, const char *s, int x, int y, int max_w, int max_lines, SDL_Color col)
+{
+    char line[512];
+    int lines = 0, lh = viz_font_height(c, font);
+    while (*s && lines < max_lines) {
+        /* the longest run of whole words that fits (at least one word) */
+        size_t fit = 0, i = 0, n = strlen(s);
+        while (i <= n) {
+            if (i == n || s[i] == ' ') {
+                if (i >= sizeof line)
+                    break;
+                memcpy(line, s, i);
+                line[i] = 0;
+                if (fit && viz_text_width(c, font, line) > max_w)
+                    break;
+                fit = i;
+                if (i == n)
+                    break;
+            }
+            i++;
+        }
+        if (!fit)
+            fit = n < sizeof line - 1 ? n : sizeof line - 1;
+        memcpy(line, s, fit);
+        line[fit] = 0;
+        viz_text_clip(c, font, line, x, y + lines * lh, max_w, col);
+        lines++;
+        s += fit;
+        while (*s == ' ')
+            s++;
+    }
+    return lines;
+}
+
 int viz_textf(VizCanvas *c, int font, int x, int y, SDL_Color col, const char *fmt, ...)
 {
     char buf[512];

@@ -51,12 +51,15 @@ static void draw_title(VizCanvas *c, const VizState *s)
     SDL_Color white = {255, 255, 255, 255}, dim = {170, 178, 196, 255};
     int x = 12 + viz_text(c, VIZ_FONT_BIG, "warpsim viz", 12, TOP / 2, 0, 1, white) + 14;
     char buf[256];
-    if (s->n == 1) {
+    int tabs_w = 8;
+    for (int v = 0; v < VIZ_VIEW_COUNT; v++)
+        tabs_w += viz_text_width(c, VIZ_FONT_BOLD, tab_names[v]) + 24;
+    if (s->n == 1)
         launch_text(s->m[0], buf, sizeof buf);
-        viz_text(c, VIZ_FONT_NORMAL, buf, x, TOP / 2, 0, 1, dim);
-    } else {
-        viz_text(c, VIZ_FONT_NORMAL, "two traces side by side on one time axis", x, TOP / 2, 0, 1, dim);
-    }
+    else
+        snprintf(buf, sizeof buf, "two traces side by side on one time axis");
+    int fh = viz_font_height(c, VIZ_FONT_NORMAL);
+    viz_text_clip(c, VIZ_FONT_NORMAL, buf, x, (TOP - fh) / 2, c->w - tabs_w - x - 8, dim);
     /* the tabs, right-aligned */
     int tx = c->w - 8;
     for (int v = VIZ_VIEW_COUNT - 1; v >= 0; v--) {

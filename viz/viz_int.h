@@ -85,6 +85,9 @@ void viz_line(VizCanvas *c, int x0, int y0, int x1, int y1, SDL_Color col);
  * Returns its width.  Clipped to max_w pixels when max_w > 0. */
 int viz_text(VizCanvas *c, int font, const char *s, int x, int y, int ax, int ay, SDL_Color col);
 int viz_text_clip(VizCanvas *c, int font, const char *s, int x, int y, int max_w, SDL_Color col);
+/* Text wrapped at spaces to max_w, at most max_lines lines; returns the
+ * lines drawn. */
+int viz_text_wrap(VizCanvas *c, int font, const char *s, int x, int y, int max_w, int max_lines, SDL_Color col);
 int viz_textf(VizCanvas *c, int font, int x, int y, SDL_Color col, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 int viz_text_width(VizCanvas *c, int font, const char *s);

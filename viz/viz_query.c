@@ -431,9 +431,10 @@ char *viz_model_describe_event(const VizModel *m, uint64_t i, char *buf, size_t 
         break;
     case TRACE_EV_ISSUE: {
         const MIssue *s = &m->issues[ref];
-        snprintf(p, c, "block %" PRIu64 " warp %u issued pc %u, lanes 0x%08x%s%s:%u", s->block, s->warp, s->pc,
-                 s->mask, s->file != TRACE_NONE ? ", " : "", s->file != TRACE_NONE ? viz_model_string(m, s->file) : "",
-                 s->line);
+        int k = snprintf(p, c, "block %" PRIu64 " warp %u issued pc %u, lanes 0x%08x", s->block, s->warp, s->pc,
+                         s->mask);
+        if (s->file != TRACE_NONE && k > 0 && (size_t)k < c)
+            snprintf(p + k, c - (size_t)k, ", %s:%u", viz_model_string(m, s->file), s->line);
         break;
     }
     case TRACE_EV_WARP_TURN: {

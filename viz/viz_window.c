@@ -14,8 +14,10 @@ typedef struct {
     char *text;               /* a copy of the script, split in place */
     char *next;               /* the next command, NULL at the end */
     Uint32 resume;            /* ticks when the next command may run */
-    int mouse_x, mouse_y;
+    Uint32 event;             /* SDL user event type for print and state */
 } Script;
+
+enum { SCRIPT_PRINT = 1, SCRIPT_STATE = 2 };
 
 static SDL_Keycode key_code(const char *name)
 {
@@ -75,17 +77,18 @@ static bool script_check(const char *text, char *msg, size_t cap)
         else if (!strcmp(word, "wait"))
             ok = sscanf(cmd, " wait %d", &a) == 1 && a >= 0;
         else
-            ok = !strcmp(word, "print");
+            ok = !strcmp(word, "print") || !strcmp(word, "state");
         if (!ok)
             snprintf(msg, cap, "--script: cannot read '%s' (commands: key NAME, click X Y, drag X0 Y0 X1 Y1, "
-                               "wheel N X Y, wait MS, print TEXT; keys: space right left period comma plus minus "
+                               "wheel N X Y, wait MS, print TEXT, state; keys: space right left period comma plus minus "
                                "home end h c q escape 1-4)", cmd);
     }
     free(copy);
     return ok;
 }
 
-/* Run the script's next command when its time has come. */
+/* Run the script's next command when its time has come: one a frame, so
+ * that a click lands on what the commands before it put on screen. */
 static void script_step(Script *sc)
 {
     while (sc->next && SDL_TICKS_PASSED(SDL_GetTicks(), sc->resume)) {
@@ -121,11 +124,16 @@ static void script_step(Script *sc)
         } else if (!strcmp(word, "wait") && sscanf(cmd, " wait %d", &a) == 1) {
             sc->resume = SDL_GetTicks() + (Uint32)a;
             return;
-        } else if (!strcmp(word, "print")) {
+        } else if (!strcmp(word, "print") || !strcmp(word, "state")) {
+            /* queued behind the events pushed before it, so it sees their effect */
             const char *p = cmd + strspn(cmd, " \t") + 5;
-            printf("%s\n", p + strspn(p, " \t"));
-            fflush(stdout);
+            SDL_Event e = {0};
+            e.type = sc->event;
+            e.user.code = word[0] == 'p' ? SCRIPT_PRINT : SCRIPT_STATE;
+            e.user.data1 = word[0] == 'p' ? strdup(p + strspn(p, " \t")) : NULL;
+            SDL_PushEvent(&e);
         }
+        return;
     }
 }
 
@@ -136,7 +144,18 @@ typedef struct {
     VizCanvas *c;
     bool dragging, quit;
     int mouse_x, mouse_y;
+    Uint32 script_event;
 } Ui;
+
+/* `state` of a script: one line a test can check. */
+static void print_state(const VizState *s)
+{
+    printf("state cycle=%llu view=%s sm=%d block=%lld warp=%d window=%llu-%llu playing=%d help=%d speed=%.0f\n",
+           (unsigned long long)s->cycle, viz_view_name(s->view), s->sel_sm,
+           s->sel_block == VIZ_NONE ? -1LL : (long long)s->sel_block, s->sel_warp, (unsigned long long)s->t0,
+           (unsigned long long)s->t1, s->playing, s->help, s->speed);
+    fflush(stdout);
+}
 
 static const VizHit *hit_at(const VizCanvas *c, int x, int y)
 {
@@ -254,7 +273,17 @@ static void handle(Ui *u, const SDL_Event *e)
             viz_state_zoom(u->s, dy > 0 ? 0.8 : 1.25, about);
         break;
     }
-    default: break;
+    default:
+        if (e->type == u->script_event && u->script_event != (Uint32)-1) {
+            if (e->user.code == SCRIPT_PRINT) {
+                printf("%s\n", e->user.data1 ? (const char *)e->user.data1 : "");
+                fflush(stdout);
+                free(e->user.data1);
+            } else {
+                print_state(u->s);
+            }
+        }
+        break;
     }
 }
 
@@ -319,12 +348,15 @@ int viz_window_opts(const VizOptions *o, char *msg, size_t cap)
     if (!viz_canvas_open(c, r, w, h, o->font_path, msg, cap))
         goto done;
     canvas = true;
+    Ui u = {s, c, false, false, 0, 0, (Uint32)-1};
     if (o->script) {
         sc.text = strdup(o->script);
         sc.next = sc.text;
         sc.resume = SDL_GetTicks();
+        sc.event = u.script_event = SDL_RegisterEvents(1);
+        if (sc.event == (Uint32)-1)
+            sc.next = NULL;
     }
-    Ui u = {s, c, false, false, 0, 0};
     Uint32 last = SDL_GetTicks();
     bool dirty = true;
     while (!u.quit) {
