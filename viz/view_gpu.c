@@ -121,22 +121,23 @@ void viz_view_gpu(VizCanvas *c, const VizState *s, int t, VizBox b)
     uint32_t *res = malloc((slots + 1) * sizeof *res);
     if (!res)
         return;
-    bool tiny = tw < 36 || th < 28;
+    bool tiny = tw < 24 || th < 24;
     for (uint32_t sm = 0; sm < nsm; sm++) {
         VizBox tile = {area.x + (int)(sm % (uint32_t)cols) * tw, area.y + (int)(sm / (uint32_t)cols) * th, tw - 3,
                        th - 3};
         uint32_t n = viz_model_resident(m, sm, pos, res, slots);
         viz_fill(c, tile, n ? VIZ_TILE_BUSY : VIZ_PANEL);
         viz_hit(c, tile, VIZ_HIT_SM, t, sm, n);
-        int label_h = 0;
-        if (!tiny) {
+        /* the label, when there is room for it and for the blocks under it */
+        int label_h = 0, fh = viz_font_height(c, VIZ_FONT_SMALL);
+        if (!tiny && tile.h >= 2 * fh + 10) {
             snprintf(buf, sizeof buf, "SM %u", sm);
+            if (viz_text_width(c, VIZ_FONT_SMALL, buf) + 6 > tile.w)
+                snprintf(buf, sizeof buf, "%u", sm);
             viz_text_clip(c, VIZ_FONT_SMALL, buf, tile.x + 3, tile.y + 1, tile.w - 6, VIZ_GREY);
-            label_h = viz_font_height(c, VIZ_FONT_SMALL);
+            label_h = fh;
         }
-        int strip_h = tile.h / 3 < 6 ? (tile.h >= 16 ? 6 : 0) : tile.h / 3;
-        if (strip_h > 32)
-            strip_h = 32;
+        int strip_h = tile.h < 24 ? 0 : tile.h / 3 < 5 ? 5 : tile.h / 3 > 32 ? 32 : tile.h / 3;
         VizBox blocks = {tile.x + 2, tile.y + 1 + label_h, tile.w - 4, tile.h - label_h - strip_h - 4};
         /* slots in a grid inside the tile, boxes about twice as wide as tall */
         int scols = grid_cols((int)shown, blocks.w, blocks.h * 4 / 3);
