@@ -13,5 +13,6 @@ int cmd_xcheck(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_step(int argc, char **argv);
+int cmd_viz(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static const Subcommand subcommands[] = {
     {"xcheck", cmd_xcheck, "compare the simulator with a GPU (or its recording) on every lesson"},
     {"grade", cmd_grade, "grade a student's kernel against a lesson's exercise (tests, races, rubric)"},
     {"trace", cmd_trace, "print a trace (run --trace) as text or export it for Perfetto"},
+    {"viz", cmd_viz, "watch a trace: blocks on SMs, warps, banks, atomics (window or --png)"},
 };
 
 static void usage(FILE *f)

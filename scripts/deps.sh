@@ -1,10 +1,11 @@
 #!/bin/sh
 # deps.sh: make sure the Debian packages warpsim builds against are present.
 # As root it installs what is missing; otherwise it prints the apt-get line.
-# Called by `make` (and so by both quick-start commands).
+# Called by `make` (and so by both quick-start commands).  xvfb and x11-apps
+# (xwd) let `make test` open the visualizer's real window and photograph it.
 need=""
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
-for p in build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libpng-dev zlib1g-dev libedit-dev libcmocka-dev libxxhash-dev fonts-dejavu-core; do
+for p in build-essential pkg-config libsdl2-dev libsdl2-ttf-dev libpng-dev zlib1g-dev libedit-dev libcmocka-dev libxxhash-dev fonts-dejavu-core xvfb x11-apps; do
     have "$p" || need="$need $p"
 done
 [ -z "$need" ] && exit 0
