@@ -352,14 +352,12 @@ bool viz_model_last_access_block(const VizModel *m, bool shared, uint32_t pos, u
 
 uint32_t viz_model_atomics_done(const VizModel *m, const VizAtomicAddr *a, uint32_t pos)
 {
+    /* the queue is in the order the updates hit memory; the file is in cycle
+     * order, and SMs simulated a slice at a time can reach one address out of
+     * cycle order: count the updates recorded before pos */
     uint32_t n = 0;
-    for (uint32_t lo = 0, hi = a->n; lo < hi;) { /* pos grows with order within an address */
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (m->atoms[a->first + mid].pos < pos)
-            lo = n = mid + 1;
-        else
-            hi = mid;
-    }
+    for (uint32_t k = 0; k < a->n; k++)
+        n += m->atoms[a->first + k].pos < pos;
     return n;
 }
 
