@@ -265,7 +265,7 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     free(params);
     if (opt.race) {
         d->base.n_races = exec_race_findings(m->prog, cfg, opt.race, d->base.races, d->base.n_races,
-                                             DEVICE_MAX_RACES);
+                                             DEVICE_MAX_RACES, tw, stats->cycles);
         race_free(opt.race);
     }
     if (tw) {

@@ -457,9 +457,10 @@ void exec_race_async_done(Exec *x, Block *b, uint32_t tid, uint32_t below);
  * (observed false), or thread tid saw a phase of it complete (observed). */
 void exec_race_mbarrier(Exec *x, Block *b, const uint8_t *p, uint32_t tid, bool observed);
 /* Race findings of the checker after the launch, appended to out[have..cap):
- * returns the new count. */
+ * returns the new count.  With tw, each is also written to the trace as a
+ * race record at `cycle` (the launch's end). */
 int exec_race_findings(const SimProgram *p, const DeviceLaunch *c, const struct RaceChecker *rc,
-                       DeviceRace *out, int have, int cap);
+                       DeviceRace *out, int have, int cap, TraceWriter *tw, uint64_t cycle);
 /* With checking on: barrier id of b released although its threads met at
  * different barrier instructions (pc1 of lane l1, pc2 of lane l2), or some
  * exited without arriving (exited; w2/l2/pc2 name one). */

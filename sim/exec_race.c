@@ -174,8 +174,27 @@ static void explain(DeviceRace *r)
     snprintf(r->msg, sizeof r->msg, "%s", what);
 }
 
+/* A race finding as a trace record (at the end of the launch). */
+static void trace_race(TraceWriter *tw, uint64_t cycle, const RaceFinding *f, const DeviceRace *r)
+{
+    TraceEvent ev = {.type = TRACE_EV_RACE, .cycle = cycle, .block = f->second.block};
+    ev.u.race.warp = f->second.tid / WARP;
+    ev.u.race.lane = f->second.tid % WARP;
+    ev.u.race.pc = f->second.pc >= 0 ? (uint32_t)f->second.pc : TRACE_NONE;
+    ev.u.race.other_warp = f->first.tid / WARP;
+    ev.u.race.other_lane = f->first.tid % WARP;
+    ev.u.race.space = f->space == RACE_SPACE_SHARED ? TRACE_SPACE_SHARED : TRACE_SPACE_GLOBAL;
+    ev.u.race.addr = f->addr;
+    char msg[400];
+    snprintf(msg, sizeof msg, "%s: %s (other thread in block %llu)", r->kind, r->msg,
+             (unsigned long long)f->first.block);
+    ev.u.race.msg = msg;
+    ev.u.race.msg_len = (uint32_t)strlen(msg);
+    trace_write_event(tw, &ev);
+}
+
 int exec_race_findings(const SimProgram *p, const DeviceLaunch *c, const RaceChecker *rc, DeviceRace *out,
-                       int have, int cap)
+                       int have, int cap, TraceWriter *tw, uint64_t cycle)
 {
     int n = have;
     for (int i = 0; i < race_count(rc) && n < cap; i++) {
@@ -193,6 +212,8 @@ int exec_race_findings(const SimProgram *p, const DeviceLaunch *c, const RaceChe
         if (!r->file[0])
             snprintf(r->file, sizeof r->file, "%s", file1);
         explain(r);
+        if (tw)
+            trace_race(tw, cycle, f, r);
     }
     return n;
 }
