@@ -134,6 +134,32 @@ static void test_syncwarp_orders_a_warps_shared_exchange(void **s)
         assert_int_equal(out[i], (31 - i) * 7);
 }
 
+static void test_its_lets_a_lane_finish_while_its_warp_spins(void **s)
+{
+    (void)s;
+    DeviceModule *m = load_file(KERNELS);
+    SimError err;
+    const char *entry = device_find_kernel(m, "intra_warp_flag", &err);
+    int zero[2] = {0, 0}, out[2];
+    for (int div = DEVICE_DIV_ITS; div <= DEVICE_DIV_STACK; div++) {
+        if (div == DEVICE_DIV_STACK && on_gpu)
+            break;
+        DevicePtr flag = up(zero, sizeof(int)), o = up(zero, sizeof zero);
+        DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .inst_budget = 200000, .divergence = div};
+        DeviceFault f;
+        SimStatus st = device_launch(m, entry, &cfg, (void *[]){&flag, &o}, NULL, &f, &err);
+        down(out, o, sizeof out);
+        if (div == DEVICE_DIV_ITS) { /* lane 0 gets its turn: everyone leaves the loop */
+            assert_int_equal(st, SIM_OK);
+            assert_int_equal(out[0], 7);
+            assert_int_equal(out[1], 4950);
+        } else { /* the spinning lanes never yield: the budget ends it */
+            assert_int_equal(st, SIM_ERR_FAULT);
+            assert_string_equal(f.kind, "budget-exceeded");
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -150,6 +176,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mask_naming_exited_lanes_is_reported, harness_setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_mask_naming_absent_lanes_is_reported, harness_setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_syncwarp_orders_a_warps_shared_exchange, harness_setup,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_its_lets_a_lane_finish_while_its_warp_spins, harness_setup,
                                         harness_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -85,3 +85,19 @@ extern "C" __global__ void syncwarp_exchange(int *out)
     __syncwarp();
     out[threadIdx.x] = s[31 - threadIdx.x];
 }
+
+// Lane 0 sets a flag the other lanes of its warp spin on.  Independent
+// thread scheduling lets lane 0 go on while they spin (Volta and later); a
+// pre-Volta warp runs the spinning lanes forever.
+extern "C" __global__ void intra_warp_flag(volatile int *flag, int *out)
+{
+    if (threadIdx.x == 0) {
+        for (int i = 0; i < 100; i++)
+            out[1] += i;
+        *flag = 1;
+    } else {
+        while (*flag == 0)
+            ;
+    }
+    out[0] = 7;
+}
