@@ -160,7 +160,10 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     if (in->sub != 1) {
         w->run &= ~m;
         w->barwait |= m;
+        w->barmask[id] |= m;
     }
+    if (in->sub == 3)
+        b->red = true;
     if (x->trace)
         exec_trace_arrive(x, w, id, m, b->arrived);
     if (b->expected && in->sub != 1) /* a counted barrier may release while others run */

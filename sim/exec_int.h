@@ -150,6 +150,7 @@ struct Warp {
     uint32_t barwait;        /* lanes waiting at a block barrier */
     int id;                  /* warp index within the block */
     uint8_t barid[WARP];     /* barrier each waiting lane waits at */
+    uint32_t barmask[16];    /* lanes waiting at each barrier */
     uint32_t bar_skip;       /* live lanes that were elsewhere (and not about
                                 to exit) when part of the warp arrived at an
                                 aligned barrier; cleared as they arrive.  Any
@@ -173,6 +174,7 @@ typedef struct {
     uint32_t expected;       /* 0: every non-exited thread */
     int32_t pc;              /* the barrier instruction the first arrival executed */
     bool mixed;              /* arrivals came from different barrier instructions */
+    bool red;                /* a bar.red arrived: results to deliver */
     uint32_t red_popc;       /* bar.red accumulators */
     bool red_and, red_or;
     uint32_t gen;
@@ -235,6 +237,7 @@ struct Exec {
     int nsm, per_sm;
     uint64_t nblocks, next_block; /* blocks in the grid, next to dispatch */
     int32_t reg_lo, reg_hi;   /* register slots to clear per warp */
+    uint32_t specials;        /* special register slots the kernel reads (bit per SLOT_*) */
     DeviceStats *stats;
     DeviceFault *fault;
     bool faulted;

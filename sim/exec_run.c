@@ -89,24 +89,31 @@ static void mark_reachable(const PtxModule *m, int f, char *seen)
     }
 }
 
-static void span_add(int32_t s, int32_t *lo, int32_t *hi)
+typedef struct {
+    int32_t lo, hi;       /* value register slots named */
+    uint32_t specials;    /* special register slots named (bit per SLOT_*) */
+} RegSpan;
+
+static void span_add(int32_t s, RegSpan *sp)
 {
-    if (s < SLOT_COUNT) /* constants, none, specials (warp_init writes them) */
+    if (s >= 0 && s < SLOT_COUNT) /* specials: warp_setup writes those in use */
+        sp->specials |= 1u << s;
+    if (s < SLOT_COUNT) /* constants, none */
         return;
-    if (s < *lo)
-        *lo = s;
-    if (s + 1 > *hi)
-        *hi = s + 1;
+    if (s < sp->lo)
+        sp->lo = s;
+    if (s + 1 > sp->hi)
+        sp->hi = s + 1;
 }
 
 /* The register slots [*lo, *hi) that the kernel fidx and the functions it
  * calls name.  Only these can be read, so only these need zeroing per warp:
  * the module's other functions have slots of their own (*lo == *hi: none). */
-static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t *hi)
+static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t *hi, uint32_t *specials)
 {
     const PtxModule *m = p->ptx;
-    *lo = INT32_MAX;
-    *hi = 0;
+    RegSpan sp = {INT32_MAX, 0, 0};
+    *specials = (1u << SLOT_COUNT) - 1;
     char *seen = calloc((size_t)m->n_funcs + 1, 1);
     if (!seen) { /* zero them all */
         *lo = SLOT_COUNT;
@@ -119,16 +126,19 @@ static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t 
             continue;
         for (int pc = p->funcs[f].entry_pc; pc < p->funcs[f].end_pc; pc++) {
             const SimInst *in = &p->insts[pc];
-            span_add(in->d, lo, hi); /* a predicate index here only widens it */
-            span_add(in->d2, lo, hi);
-            span_add(in->base, lo, hi);
+            span_add(in->d, &sp); /* a predicate index here only widens it */
+            span_add(in->d2, &sp);
+            span_add(in->base, &sp);
             for (int k = 0; k < 4; k++) {
-                span_add(in->s[k], lo, hi);
-                span_add(in->vd[k], lo, hi);
+                span_add(in->s[k], &sp);
+                span_add(in->vd[k], &sp);
             }
         }
     }
     free(seen);
+    *lo = sp.lo;
+    *hi = sp.hi;
+    *specials = sp.specials;
     if (*lo >= *hi)
         *lo = *hi = SLOT_COUNT;
 }
@@ -141,35 +151,39 @@ static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
     w->blk = b;
     w->id = id;
     w->present = 0;
+    uint64_t v[SLOT_COUNT];
     for (int l = 0; l < WARP; l++) {
         int t = id * WARP + l;
         if (t < x->nthreads)
             w->present |= 1u << l;
-        uint64_t tx = (unsigned)t % c->block.x, ty = (unsigned)t / c->block.x % c->block.y,
-                 tz = (unsigned)t / (c->block.x * c->block.y);
-        uint64_t *r = w->r;
-        r[SLOT_TID_X * WARP + l] = tx;
-        r[SLOT_TID_Y * WARP + l] = ty;
-        r[SLOT_TID_Z * WARP + l] = tz;
-        r[SLOT_NTID_X * WARP + l] = c->block.x;
-        r[SLOT_NTID_Y * WARP + l] = c->block.y;
-        r[SLOT_NTID_Z * WARP + l] = c->block.z;
-        r[SLOT_NCTAID_X * WARP + l] = c->grid.x;
-        r[SLOT_NCTAID_Y * WARP + l] = c->grid.y;
-        r[SLOT_NCTAID_Z * WARP + l] = c->grid.z;
-        r[SLOT_LANEID * WARP + l] = (uint64_t)l;
-        r[SLOT_WARPID * WARP + l] = (uint64_t)id;
-        r[SLOT_NWARPID * WARP + l] = 64;
-        r[SLOT_SMID * WARP + l] = (uint64_t)b->sm;
-        r[SLOT_NSMID * WARP + l] = (uint64_t)dev_nsm;
-        r[SLOT_GRIDID * WARP + l] = 1;
-        r[SLOT_LANEMASK_EQ * WARP + l] = 1u << l;
-        r[SLOT_LANEMASK_LE * WARP + l] = (uint32_t)((2ull << l) - 1);
-        r[SLOT_LANEMASK_LT * WARP + l] = (1u << l) - 1;
-        r[SLOT_LANEMASK_GE * WARP + l] = (uint32_t)(0xffffffffull << l);
-        r[SLOT_LANEMASK_GT * WARP + l] = (uint32_t)(0xfffffffeull << l);
-        r[SLOT_DYN_SMEM * WARP + l] = x->dyn_smem;
-        r[SLOT_TOTAL_SMEM * WARP + l] = x->shared_size;
+        v[SLOT_TID_X] = (unsigned)t % c->block.x;
+        v[SLOT_TID_Y] = (unsigned)t / c->block.x % c->block.y;
+        v[SLOT_TID_Z] = (unsigned)t / (c->block.x * c->block.y);
+        v[SLOT_NTID_X] = c->block.x;
+        v[SLOT_NTID_Y] = c->block.y;
+        v[SLOT_NTID_Z] = c->block.z;
+        v[SLOT_CTAID_X] = v[SLOT_CTAID_Y] = v[SLOT_CTAID_Z] = 0; /* exec_warp_init */
+        v[SLOT_NCTAID_X] = c->grid.x;
+        v[SLOT_NCTAID_Y] = c->grid.y;
+        v[SLOT_NCTAID_Z] = c->grid.z;
+        v[SLOT_LANEID] = (uint64_t)l;
+        v[SLOT_WARPID] = (uint64_t)id;
+        v[SLOT_NWARPID] = 64;
+        v[SLOT_SMID] = (uint64_t)b->sm;
+        v[SLOT_NSMID] = (uint64_t)dev_nsm;
+        v[SLOT_GRIDID] = 1;
+        v[SLOT_LANEMASK_EQ] = 1u << l;
+        v[SLOT_LANEMASK_LE] = (uint32_t)((2ull << l) - 1);
+        v[SLOT_LANEMASK_LT] = (1u << l) - 1;
+        v[SLOT_LANEMASK_GE] = (uint32_t)(0xffffffffull << l);
+        v[SLOT_LANEMASK_GT] = (uint32_t)(0xfffffffeull << l);
+        v[SLOT_DYN_SMEM] = x->dyn_smem;
+        v[SLOT_TOTAL_SMEM] = x->shared_size;
+        /* only the ones the kernel reads: the others' memory is never touched */
+        for (uint32_t u = x->specials; u; u &= u - 1) {
+            int k = __builtin_ctz(u);
+            w->r[k * WARP + l] = v[k];
+        }
     }
 }
 
@@ -182,16 +196,21 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
     uint64_t *r = w->r;
     int32_t entry = p->funcs[x->fidx].entry_pc;
+    uint32_t sp = x->specials;
     for (int l = 0; l < WARP; l++) {
-        r[SLOT_CTAID_X * WARP + l] = b->ctaid.x;
-        r[SLOT_CTAID_Y * WARP + l] = b->ctaid.y;
-        r[SLOT_CTAID_Z * WARP + l] = b->ctaid.z;
+        if (sp >> SLOT_CTAID_X & 1)
+            r[SLOT_CTAID_X * WARP + l] = b->ctaid.x;
+        if (sp >> SLOT_CTAID_Y & 1)
+            r[SLOT_CTAID_Y * WARP + l] = b->ctaid.y;
+        if (sp >> SLOT_CTAID_Z & 1)
+            r[SLOT_CTAID_Z * WARP + l] = b->ctaid.z;
         w->pc[l] = entry;
         w->callsp[l] = 0;
     }
     w->run = w->present;
     w->exited = ~w->present;
     w->barwait = 0;
+    memset(w->barmask, 0, sizeof w->barmask);
     w->bar_skip = 0;
     w->syncwait = 0;
     w->spin = 0;
@@ -387,12 +406,7 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
         barrier_divergence(x, blk, id);
     for (int wi = 0; wi < x->nwarps; wi++) {
         Warp *w = &blk->warps[wi];
-        uint32_t rel = 0;
-        for (uint32_t r = w->barwait; r; r &= r - 1) {
-            int l = __builtin_ctz(r);
-            if (w->barid[l] == id)
-                rel |= 1u << l;
-        }
+        uint32_t rel = w->barmask[id];
         if (rel && w->bar_skip) {
             int l = __builtin_ctz(rel);
             const SimInst *bi = &x->prog->insts[w->pc[l] - 1];
@@ -405,7 +419,8 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
         if (rel) {
             int32_t bpc = -1;
             const SimInst *bi = NULL;
-            for (uint32_t r = rel; r; r &= r - 1) { /* bar.red delivers its result */
+            w->barmask[id] = 0;
+            for (uint32_t r = b->red ? rel : 0; r; r &= r - 1) { /* bar.red delivers its result */
                 int l = __builtin_ctz(r);
                 if (w->pc[l] != bpc) {
                     bpc = w->pc[l];
@@ -435,6 +450,7 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
     b->arrived = 0;
     b->expected = 0;
     b->mixed = false;
+    b->red = false;
     b->red_popc = 0;
     b->gen++;
     x->stats->barriers++;
@@ -493,6 +509,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         goto done;
     }
     rc = SIM_ERR_NOMEM;
+    launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi, &x.specials);
     x.blocks = calloc((size_t)x.nslots, sizeof *x.blocks);
     x.sms = calloc((size_t)x.nsm, sizeof *x.sms);
     if (!x.blocks || !x.sms)
@@ -514,7 +531,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
             goto done;
         for (int k = 0; k < x.nwarps; k++) {
             Warp *w = &b->warps[k];
-            w->r = malloc((size_t)prog->n_regs * WARP * sizeof *w->r);
+            w->r = malloc((size_t)x.reg_hi * WARP * sizeof *w->r); /* slots past it: other kernels' */
             w->p = malloc((size_t)(prog->n_preds + 1) * sizeof *w->p);
             w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
             if (!w->r || !w->p || !w->retpc)
@@ -522,7 +539,6 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
             warp_setup(&x, b, w, k, opt->nsm > 0 ? opt->nsm : 1);
         }
     }
-    launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi);
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     stats->threads = (uint64_t)x.nthreads * x.nblocks;

@@ -192,7 +192,9 @@ static uint64_t burst(Exec *x, Warp *w)
  * the SM's round ends there. */
 static bool sm_cycle(Exec *x, SimSM *sm)
 {
-    bool issued = false, stalled = false;
+    bool issued = false;
+    Block *stalled[4];
+    int nstalled = 0;
     for (int q = 0; q < 4 && !x->faulted; q++) {
         if (sm->busy[q] > x->cycle) { /* still issuing an earlier burst */
             issued = true;
@@ -206,17 +208,19 @@ static bool sm_cycle(Exec *x, SimSM *sm)
             x->end_cycle = sm->busy[q];
         issued = true;
         if (!w->run) {
-            stalled = true;
+            stalled[nstalled++] = w->blk;
             if (x->trace)
                 exec_trace_span(x, w);
         }
     }
-    if (x->faulted || (issued && !stalled))
+    if (x->faulted || (issued && !nstalled))
         return false;
-    /* a warp stopped (exit, barrier, warp sync) or nothing issued */
+    /* warps stopped (exit, barrier, warp sync): look at their blocks; nothing
+     * issued: at every block of the SM */
     bool retired = false;
-    for (int k = 0; k < x->per_sm && !x->faulted; k++) {
-        Block *b = &x->blocks[sm->first_slot + k];
+    int nlook = issued ? nstalled : x->per_sm;
+    for (int k = 0; k < nlook && !x->faulted; k++) {
+        Block *b = issued ? stalled[k] : &x->blocks[sm->first_slot + k];
         if (!b->live)
             continue;
         bool any = false;
