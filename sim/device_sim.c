@@ -31,6 +31,7 @@ typedef struct {
     Device base;
     Memory *mem;
     char *printf_out;
+    ExecArena *arena;         /* the last launch's resident-block memory, for the next */
 } SimDevice;
 
 static const DeviceOps sim_ops;
@@ -62,6 +63,7 @@ static void sim_close(Device *dd)
         free(m);
     }
     mem_free_all(d->mem);
+    exec_arena_free(d->arena);
     free(d->printf_out);
     free(d);
 }
@@ -253,7 +255,7 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     }
     ExecOptions opt = {.nsm = mm->dev->sm_count, .blocks_per_sm = resident_blocks(mm, a, cfg, st),
                        .trace = tw, .alog = d->base.alog, .n_alog = &d->base.n_alog,
-                       .races = d->base.races, .n_races = &d->base.n_races};
+                       .races = d->base.races, .n_races = &d->base.n_races, .arena = &d->arena};
     if ((cfg->checks & DEVICE_CHECK_RACES) &&
         !(opt.race = race_new(cfg->block.x * cfg->block.y * cfg->block.z))) {
         free(params);

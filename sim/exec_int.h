@@ -28,6 +28,7 @@ typedef struct Exec Exec;
 typedef struct Warp Warp;
 typedef struct Block Block;
 typedef struct SimInst SimInst;
+typedef struct ExecArena ExecArena;
 
 /* Runs instruction `in` for the lanes in m (guard already applied). */
 typedef void (*ExecFn)(Exec *x, Warp *w, const SimInst *in, uint32_t m);
@@ -218,7 +219,13 @@ typedef struct {
     DeviceRace *races;        /* with race: DEVICE_MAX_RACES entries for the executor's
                                  own findings (barrier-divergence) */
     int *n_races;
+    ExecArena **arena;        /* in: the memory of an earlier launch to reuse when its
+                                 shape fits (else freed); out: this launch's.  NULL:
+                                 allocate and free per launch */
 } ExecOptions;
+
+/* Free an arena exec_launch left in ExecOptions.arena. */
+void exec_arena_free(ExecArena *a);
 
 struct Exec {
     SimProgram *prog;
@@ -231,6 +238,7 @@ struct Exec {
     uint64_t dyn_smem;
     int nthreads;             /* per block */
     int nwarps;               /* per block */
+    ExecArena *arena;         /* where blocks and sms live */
     Block *blocks;            /* nsm * per_sm slots */
     int nslots;
     SimSM *sms;

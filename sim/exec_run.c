@@ -457,6 +457,90 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
     return true;
 }
 
+/* ---- the memory of resident blocks, kept from one launch to the next ------
+ * A big grid keeps thousands of warps resident; allocating their registers,
+ * shared and local memory costs more (in page faults) than running a short
+ * kernel.  The device keeps the last launch's arena and the next launch of
+ * the same shape reuses it (explore, grade and lessons launch one kernel
+ * many times). */
+struct ExecArena {
+    int nslots, nsm, per_sm, nwarps, nthreads;
+    int32_t reg_hi;
+    int n_preds;
+    uint64_t shared_size, local_size, tparam_size;
+    Block *blocks;
+    SimSM *sms;
+};
+
+static bool arena_fits(const ExecArena *a, const ExecArena *s)
+{
+    return a->nslots == s->nslots && a->nsm == s->nsm && a->per_sm == s->per_sm && a->nwarps == s->nwarps &&
+           a->nthreads == s->nthreads && a->reg_hi == s->reg_hi && a->n_preds == s->n_preds &&
+           a->shared_size == s->shared_size && a->local_size == s->local_size && a->tparam_size == s->tparam_size;
+}
+
+void exec_arena_free(ExecArena *a)
+{
+    if (!a)
+        return;
+    if (a->blocks)
+        for (int i = 0; i < a->nslots; i++) {
+            Block *b = &a->blocks[i];
+            if (b->warps)
+                for (int k = 0; k < a->nwarps; k++) {
+                    free(b->warps[k].r);
+                    free(b->warps[k].p);
+                    free(b->warps[k].retpc);
+                }
+            free(b->warps);
+            free(b->shared);
+            free(b->local);
+            free(b->tparam);
+        }
+    if (a->sms)
+        for (int s = 0; s < a->nsm; s++)
+            free(a->sms[s].wl);
+    free(a->sms);
+    free(a->blocks);
+    free(a);
+}
+
+static ExecArena *arena_new(const ExecArena *shape)
+{
+    ExecArena *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    *a = *shape;
+    a->blocks = calloc((size_t)a->nslots, sizeof *a->blocks);
+    a->sms = calloc((size_t)a->nsm, sizeof *a->sms);
+    if (!a->blocks || !a->sms)
+        goto fail;
+    for (int s = 0; s < a->nsm; s++)
+        if (!(a->sms[s].wl = calloc((size_t)a->per_sm * (size_t)a->nwarps, sizeof *a->sms[s].wl)))
+            goto fail;
+    for (int i = 0; i < a->nslots; i++) {
+        Block *b = &a->blocks[i];
+        b->shared = calloc(1, a->shared_size + 1);
+        b->local = calloc((size_t)a->nthreads, a->local_size + 1);
+        b->tparam = calloc((size_t)a->nthreads, a->tparam_size + 1);
+        b->warps = calloc((size_t)a->nwarps, sizeof *b->warps);
+        if (!b->shared || !b->local || !b->tparam || !b->warps)
+            goto fail;
+        for (int k = 0; k < a->nwarps; k++) {
+            Warp *w = &b->warps[k];
+            w->r = malloc((size_t)a->reg_hi * WARP * sizeof *w->r); /* slots past it: other kernels' */
+            w->p = malloc((size_t)(a->n_preds + 1) * sizeof *w->p);
+            w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
+            if (!w->r || !w->p || !w->retpc)
+                goto fail;
+        }
+    }
+    return a;
+fail:
+    exec_arena_free(a);
+    return NULL;
+}
+
 SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunch *cfg,
                       uint8_t *params, DeviceStats *stats, DeviceFault *fault, const ExecOptions *opt,
                       char **out, size_t *out_len)
@@ -510,34 +594,40 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     }
     rc = SIM_ERR_NOMEM;
     launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi, &x.specials);
-    x.blocks = calloc((size_t)x.nslots, sizeof *x.blocks);
-    x.sms = calloc((size_t)x.nsm, sizeof *x.sms);
-    if (!x.blocks || !x.sms)
-        goto done;
-    for (int s = 0; s < x.nsm; s++) {
-        x.sms[s].first_slot = s * x.per_sm;
-        x.sms[s].wl = calloc((size_t)x.per_sm * (size_t)x.nwarps, sizeof *x.sms[s].wl);
-        if (!x.sms[s].wl)
+    ExecArena shape = {.nslots = x.nslots, .nsm = x.nsm, .per_sm = x.per_sm, .nwarps = x.nwarps,
+                       .nthreads = x.nthreads, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
+                       .shared_size = x.shared_size, .local_size = prog->local_size,
+                       .tparam_size = prog->tparam_size};
+    ExecArena *ar = opt->arena ? *opt->arena : NULL;
+    if (ar && arena_fits(ar, &shape)) {
+        *opt->arena = NULL; /* ours while it runs */
+    } else {
+        if (ar) {
+            exec_arena_free(ar);
+            *opt->arena = NULL;
+        }
+        ar = arena_new(&shape);
+        if (!ar)
             goto done;
+    }
+    x.arena = ar;
+    x.blocks = ar->blocks;
+    x.sms = ar->sms;
+    for (int s = 0; s < x.nsm; s++) {
+        SimSM *sm = &x.sms[s];
+        sm->first_slot = s * x.per_sm;
+        sm->live = sm->nwl = 0;
+        sm->now = 0;
+        sm->free_at = 0;
+        memset(sm->last, 0, sizeof sm->last);
+        memset(sm->busy, 0, sizeof sm->busy);
     }
     for (int i = 0; i < x.nslots; i++) {
         Block *b = &x.blocks[i];
         b->sm = i / x.per_sm;
-        b->shared = calloc(1, x.shared_size + 1);
-        b->local = calloc((size_t)x.nthreads, prog->local_size + 1);
-        b->tparam = calloc((size_t)x.nthreads, prog->tparam_size + 1);
-        b->warps = calloc((size_t)x.nwarps, sizeof *b->warps);
-        if (!b->shared || !b->local || !b->tparam || !b->warps)
-            goto done;
-        for (int k = 0; k < x.nwarps; k++) {
-            Warp *w = &b->warps[k];
-            w->r = malloc((size_t)x.reg_hi * WARP * sizeof *w->r); /* slots past it: other kernels' */
-            w->p = malloc((size_t)(prog->n_preds + 1) * sizeof *w->p);
-            w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
-            if (!w->r || !w->p || !w->retpc)
-                goto done;
-            warp_setup(&x, b, w, k, opt->nsm > 0 ? opt->nsm : 1);
-        }
+        b->live = false;
+        for (int k = 0; k < x.nwarps; k++)
+            warp_setup(&x, b, &b->warps[k], k, opt->nsm > 0 ? opt->nsm : 1);
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -550,26 +640,14 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         trace_writer_advance(x.trace, x.cycle);
     rc = x.faulted ? SIM_ERR_FAULT : SIM_OK;
 done:
-    if (x.blocks)
-        for (int i = 0; i < x.nslots; i++) {
-            Block *b = &x.blocks[i];
-            if (b->warps)
-                for (int k = 0; k < x.nwarps; k++) {
-                    free(b->warps[k].r);
-                    free(b->warps[k].p);
-                    free(b->warps[k].retpc);
-                }
-            exec_async_block_end(&x, b);
-            free(b->warps);
-            free(b->shared);
-            free(b->local);
-            free(b->tparam);
-        }
-    if (x.sms)
-        for (int s = 0; s < x.nsm; s++)
-            free(x.sms[s].wl);
-    free(x.sms);
-    free(x.blocks);
+    if (x.arena) {
+        for (int i = 0; i < x.nslots; i++)
+            exec_async_block_end(&x, &x.blocks[i]);
+        if (opt->arena && !*opt->arena) /* keep it for the next launch of this shape */
+            *opt->arena = x.arena;
+        else
+            exec_arena_free(x.arena);
+    }
     exec_printf_finish(&x);
     *out = x.out;
     *out_len = x.out_len;
