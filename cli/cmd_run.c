@@ -160,22 +160,13 @@ int cmd_run(int argc, char **argv)
                 goto done;
             }
             on_gpu = !strcmp(b, "gpu");
-        } else if (a[0] == '-' && a[1]) {
-            rc = usage_error(has_val || a[1] != '-' ? "unknown option '%s'" : "option '%s' needs a value", a);
-            goto done;
-        } else if (!file) {
-            file = a;
-        } else {
-            rc = usage_error("unexpected argument '%s' (one FILE only)", a);
+        } else if (!launch_take_file(a, has_val, &file, msg, sizeof msg)) {
+            rc = usage_error("%s", msg);
             goto done;
         }
     }
-    if (!file) {
-        rc = usage_error("%s", "missing FILE (a .ptx or .cu)");
-        goto done;
-    }
-    if (!spec.kernel) {
-        rc = usage_error("%s", "missing --kernel NAME");
+    if (!launch_check_complete(file, &spec, msg, sizeof msg)) {
+        rc = usage_error("%s", msg);
         goto done;
     }
     if (spec.trace_path && on_gpu) {
@@ -184,10 +175,6 @@ int cmd_run(int argc, char **argv)
     }
     if (spec.checks && on_gpu) {
         rc = usage_error("%s", "--check races works with the simulator only (it watches every access)");
-        goto done;
-    }
-    if (!spec.have_grid || !spec.have_block) {
-        rc = usage_error("%s", "missing --grid or --block");
         goto done;
     }
 

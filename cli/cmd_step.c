@@ -134,26 +134,13 @@ int cmd_step(int argc, char **argv)
         } else if (!strcmp(a, "--json") || !strcmp(a, "--trace")) {
             rc = usage_error("%s is an option of warpsim run, not of warpsim step (viz makes a trace)", a);
             goto done;
-        } else if (a[0] == '-' && a[1]) {
-            rc = usage_error(has_val || a[1] != '-' ? "unknown option '%s'" : "option '%s' needs a value", a);
-            goto done;
-        } else if (!file) {
-            file = a;
-        } else {
-            rc = usage_error("unexpected argument '%s' (one FILE only)", a);
+        } else if (!launch_take_file(a, has_val, &file, msg, sizeof msg)) {
+            rc = usage_error("%s", msg);
             goto done;
         }
     }
-    if (!file) {
-        rc = usage_error("%s", "missing FILE (a .ptx or .cu)");
-        goto done;
-    }
-    if (!spec.kernel) {
-        rc = usage_error("%s", "missing --kernel NAME");
-        goto done;
-    }
-    if (!spec.have_grid || !spec.have_block) {
-        rc = usage_error("%s", "missing --grid or --block");
+    if (!launch_check_complete(file, &spec, msg, sizeof msg)) {
+        rc = usage_error("%s", msg);
         goto done;
     }
 

@@ -125,6 +125,29 @@ LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char
     return LAUNCH_OPT_TAKEN;
 }
 
+bool launch_take_file(const char *a, bool has_val, const char **file, char *msg, size_t cap)
+{
+    if (a[0] == '-' && a[1]) {
+        snprintf(msg, cap, has_val || a[1] != '-' ? "unknown option '%s'" : "option '%s' needs a value", a);
+        return false;
+    }
+    if (*file) {
+        snprintf(msg, cap, "unexpected argument '%s' (one FILE only)", a);
+        return false;
+    }
+    *file = a;
+    return true;
+}
+
+bool launch_check_complete(const char *file, const LaunchSpec *s, char *msg, size_t cap)
+{
+    const char *missing = !file ? "FILE (a .ptx or .cu)" : !s->kernel ? "--kernel NAME"
+                          : !s->have_grid || !s->have_block ? "--grid or --block" : NULL;
+    if (missing)
+        snprintf(msg, cap, "missing %s", missing);
+    return !missing;
+}
+
 bool launch_parse_tokens(LaunchSpec *s, int argc, char **argv, char *msg, size_t cap)
 {
     for (int i = 0; i < argc; i++) {

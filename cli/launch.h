@@ -59,6 +59,15 @@ void launch_spec_free(LaunchSpec *s);
  * launch options above.  Messages go into msg (one line, no prefix). */
 LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char *msg, size_t cap);
 
+/* For commands shaped like `warpsim run FILE [launch options]`: an argument
+ * no option took is the FILE when it is the first such, else a usage error
+ * (an unknown option, an option missing its value, a second FILE).  false
+ * with msg (one line) on error; has_val: another argument follows a. */
+bool launch_take_file(const char *a, bool has_val, const char **file, char *msg, size_t cap);
+/* After the options: the FILE and a complete launch (--kernel, --grid,
+ * --block) given?  false with msg naming the first thing missing. */
+bool launch_check_complete(const char *file, const LaunchSpec *s, char *msg, size_t cap);
+
 /* Parse a whole launch from tokens (nothing but launch options) and check it
  * is complete (--kernel, --grid, --block).  false with msg on any problem. */
 bool launch_parse_tokens(LaunchSpec *s, int argc, char **argv, char *msg, size_t cap);
