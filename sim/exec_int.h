@@ -311,6 +311,10 @@ void exec_fault(Exec *x, Warp *w, const SimInst *in, int lane, const char *kind,
 
 /* Leave the converged fast path: write the common PC to every lane. */
 void exec_warp_diverge(Warp *w);
+/* The pc and lanes w issues next: the converged group, else the group at
+ * the lowest PC (or, once after a yield, the lowest above the yielding
+ * group's).  No side effect: the stepper asks it too (inspect.c). */
+int32_t exec_next_group(const Warp *w, uint32_t *mask);
 /* Take the fast path again when every runnable lane is at one PC. */
 void exec_warp_try_converge(Warp *w);
 /* Set up warp id of block b at the kernel's entry (exec_run.c). */

@@ -246,10 +246,12 @@ void exec_warp_try_converge(Warp *w)
     w->upc = pc;
 }
 
-/* The group of runnable lanes a diverged warp issues next: the lowest PC,
- * or once after a yield the lowest PC above the yielding group's. */
-static int32_t pick_group(Warp *w, uint32_t *mask)
+int32_t exec_next_group(const Warp *w, uint32_t *mask)
 {
+    if (w->conv) {
+        *mask = w->run;
+        return w->upc;
+    }
     int32_t pc = INT32_MAX, above = INT32_MAX;
     uint32_t m = 0, ma = 0;
     int32_t y = w->yield_pc;
@@ -271,13 +273,8 @@ static int32_t pick_group(Warp *w, uint32_t *mask)
             }
         }
     }
-    w->yield_pc = -1;
-    if (ma) {
-        *mask = ma;
-        return above;
-    }
-    *mask = m;
-    return pc;
+    *mask = ma ? ma : m;
+    return ma ? above : pc;
 }
 
 void exec_issue(Exec *x, Warp *w)
@@ -290,7 +287,8 @@ void exec_issue(Exec *x, Warp *w)
         pc = w->upc;
         m = w->run;
     } else {
-        pc = pick_group(w, &m);
+        pc = exec_next_group(w, &m);
+        w->yield_pc = -1; /* a yield lasts one pick */
         if (m == w->run) {
             w->conv = true;
             w->upc = pc;

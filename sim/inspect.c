@@ -96,34 +96,7 @@ bool view_next(const SimView *v, uint64_t block, int warp, int32_t *pc, uint32_t
     const Warp *w = find_warp(v, block, warp);
     if (!w || !w->run)
         return false;
-    if (w->conv) {
-        *pc = w->upc;
-        *mask = w->run;
-        return true;
-    }
-    /* pick_group (exec_run.c) without its side effect on yield_pc */
-    int32_t lo = INT32_MAX, above = INT32_MAX;
-    uint32_t m = 0, ma = 0;
-    for (uint32_t r = w->run; r; r &= r - 1) {
-        int l = __builtin_ctz(r);
-        int32_t p = w->pc[l];
-        if (p < lo) {
-            lo = p;
-            m = 0;
-        }
-        if (p == lo)
-            m |= 1u << l;
-        if (w->yield_pc >= 0 && p > w->yield_pc) {
-            if (p < above) {
-                above = p;
-                ma = 0;
-            }
-            if (p == above)
-                ma |= 1u << l;
-        }
-    }
-    *pc = ma ? above : lo;
-    *mask = ma ? ma : m;
+    *pc = exec_next_group(w, mask);
     return true;
 }
 
