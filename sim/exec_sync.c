@@ -129,7 +129,22 @@ bool exec_sync_arrive(Exec *x, Warp *w, const SimInst *in, uint32_t em)
                 return false;
             }
         }
-        return true; /* every mask within the converged group */
+        if (uniform)
+            return true; /* every lane's mask within the converged group */
+        /* one converged group, several masks (disjoint ballots): each mask's
+         * lanes run the instruction as a collective of their own */
+        exec_warp_diverge(w);
+        for (uint32_t left = em; left && !x->faulted;) {
+            uint32_t ml = lane_mask(x, w, in, __builtin_ctz(left)), g = 0;
+            for (uint32_t r = left; r; r &= r - 1)
+                if (lane_mask(x, w, in, __builtin_ctz(r)) == ml)
+                    g |= 1u << __builtin_ctz(r);
+            in->fn(x, w, in, g);
+            left &= ~g;
+        }
+        for (uint32_t r = em; r; r &= r - 1)
+            w->pc[__builtin_ctz(r)]++;
+        return false;
     }
     /* its: park the lanes until their masks are complete */
     for (uint32_t r = em; r; r &= r - 1) {

@@ -160,6 +160,25 @@ static void test_its_lets_a_lane_finish_while_its_warp_spins(void **s)
     }
 }
 
+static void test_two_masks_at_one_instruction_are_two_collectives(void **s)
+{
+    (void)s;
+    DeviceModule *m = load_file(KERNELS);
+    SimError err;
+    const char *entry = device_find_kernel(m, "two_masks_one_instruction", &err);
+    for (int div = DEVICE_DIV_ITS; div <= (on_gpu ? DEVICE_DIV_ITS : DEVICE_DIV_STACK); div++) {
+        unsigned out[64];
+        DevicePtr d = dalloc(sizeof out);
+        DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .inst_budget = 100000, .divergence = div};
+        assert_int_equal(device_launch(m, entry, &cfg, (void *[]){&d}, NULL, NULL, &err), SIM_OK);
+        down(out, d, sizeof out);
+        for (int i = 0; i < 32; i++) {
+            assert_int_equal(out[i], i < 16 ? 0x0000aaaau : 0xaaaa0000u);
+            assert_int_equal(out[32 + i], i < 16 ? 120u : 376u); /* 0+..+15, 16+..+31 */
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -178,6 +197,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_syncwarp_orders_a_warps_shared_exchange, harness_setup,
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_its_lets_a_lane_finish_while_its_warp_spins, harness_setup,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_two_masks_at_one_instruction_are_two_collectives, harness_setup,
                                         harness_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -101,3 +101,12 @@ extern "C" __global__ void intra_warp_flag(volatile int *flag, int *out)
     }
     out[0] = 7;
 }
+
+// One converged warp, two disjoint masks at one instruction: each half is
+// a collective of its own.
+extern "C" __global__ void two_masks_one_instruction(unsigned *out)
+{
+    unsigned m = threadIdx.x < 16 ? 0x0000ffffu : 0xffff0000u;
+    out[threadIdx.x] = __ballot_sync(m, threadIdx.x & 1);
+    out[32 + threadIdx.x] = __reduce_add_sync(m, threadIdx.x);
+}
