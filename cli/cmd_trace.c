@@ -243,8 +243,7 @@ static int trace_export(const char *path, const char *out)
         return 2;
     }
     Json j = {f, true, calloc(l->sm_count, 1), calloc(l->sm_count, sizeof(uint64_t))};
-    /* blocks run one at a time in the simulator, but pair spans by block
-     * anyway so that traces with overlapping blocks export too */
+    /* many blocks are resident at once: pair each retire with its block's dispatch */
     size_t nopen = 0, capopen = 16;
     struct Open { uint64_t block, start; uint32_t sm; } *open = malloc(capopen * sizeof *open);
     if (!j.sm_named || !j.warp_named || !open) {

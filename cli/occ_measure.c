@@ -149,7 +149,7 @@ int occ_measure_one(const OccMeasureOpts *o)
         printf("]}\n}\n");
     } else {
         printf("%s: %s, %d SMs%s\n", name, device_arch(d), r.sm_count,
-               o->sim ? " (the simulator stands in: blocks run one after another on SM 0)" : "");
+               o->sim ? " (the simulator stands in: no memory latency, so not a GPU's timings)" : "");
         printf("launch: %d threads/block, %d registers, %zu + %zu bytes shared memory, carveout %s;\n"
                "        %u blocks, each waiting %.1f us\n\n", r.block_size, r.regs, r.smem_static,
                r.smem_dynamic, carveout_format(r.carveout, co, sizeof co), r.grid, (double)r.wait_ns / 1000);

@@ -103,8 +103,8 @@ int lesson01_run(const LessonEnv *env)
     }
     fprintf(o, "\n   racy_sum:   out[0] = out[0] + in[i] is a read, an add and a write.  The 32 lanes of a\n"
                "               warp read the same old value together and all write old + 1: 31 of every\n"
-               "               32 updates vanish, and warps overwrite each other too.  The simulator's\n"
-               "               warps take turns, so some updates survive; on an H100 out[0] came out 1\n"
+               "               32 updates vanish, and warps overwrite each other too.  The simulator\n"
+               "               runs one SM after another, so each block adds 1; on an H100 out[0] came out 1\n"
                "               in three runs of three (traces/hw/lesson01-h100.jsonl): the last thread\n"
                "               to write had read 0.  The total depends on timing: never safe.\n"
                "   atomic_sum: atomicAdd makes each read-modify-write indivisible.  Correct, but all %d\n"
