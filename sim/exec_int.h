@@ -193,6 +193,7 @@ struct Block {
     uint32_t exited_threads;
     int sm;                   /* the SM it runs on */
     bool live;                /* the slot holds a running block */
+    uint64_t busy_until;      /* the last burst of its warps ends at this cycle */
     struct SimAsync *async;   /* cp.async copies in flight (exec_async.c), NULL none */
 };
 
@@ -206,6 +207,8 @@ typedef struct {
     uint64_t busy[4];         /* per scheduler: issuing a burst until this cycle */
     uint64_t now;             /* the SM's clock (SMs run a slice at a time) */
     uint64_t free_at;         /* a slot became free at this cycle (this round) */
+    uint64_t finishing;       /* a finished block waits for its last burst until
+                                 this cycle, 0 none */
 } SimSM;
 
 /* Launch options the executor takes from the device (device_sim.c). */

@@ -617,6 +617,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         sm->live = sm->nwl = 0;
         sm->now = 0;
         sm->free_at = 0;
+        sm->finishing = 0;
         memset(sm->last, 0, sizeof sm->last);
         memset(sm->busy, 0, sizeof sm->busy);
     }

@@ -55,6 +55,7 @@ static void block_dispatch(Exec *x, Block *b)
     memset(b->local, 0, (size_t)x->nthreads * x->prog->local_size);
     memset(b->bar, 0, sizeof b->bar);
     b->exited_threads = 0;
+    b->busy_until = 0;
     b->live = true;
     for (int k = 0; k < x->nwarps; k++)
         exec_warp_init(x, b, &b->warps[k], k);
@@ -206,6 +207,8 @@ static bool sm_cycle(Exec *x, SimSM *sm)
         sm->busy[q] = x->cycle + burst(x, w);
         if (sm->busy[q] > x->end_cycle) /* the launch lasts until its last burst ends */
             x->end_cycle = sm->busy[q];
+        if (sm->busy[q] > w->blk->busy_until)
+            w->blk->busy_until = sm->busy[q];
         issued = true;
         if (!w->run) {
             stalled[nstalled++] = w->blk;
@@ -213,14 +216,17 @@ static bool sm_cycle(Exec *x, SimSM *sm)
                 exec_trace_span(x, w);
         }
     }
-    if (x->faulted || (issued && !nstalled))
+    bool recheck = sm->finishing && x->cycle + 1 >= sm->finishing;
+    if (x->faulted || (issued && !nstalled && !recheck))
         return false;
     /* warps stopped (exit, barrier, warp sync): look at their blocks; nothing
-     * issued: at every block of the SM */
-    bool retired = false;
-    int nlook = issued ? nstalled : x->per_sm;
+     * issued, or a finished block's last burst ended: at every block */
+    bool retired = false, all = !issued || recheck;
+    int nlook = all ? x->per_sm : nstalled;
+    if (all)
+        sm->finishing = 0;
     for (int k = 0; k < nlook && !x->faulted; k++) {
-        Block *b = issued ? stalled[k] : &x->blocks[sm->first_slot + k];
+        Block *b = all ? &x->blocks[sm->first_slot + k] : stalled[k];
         if (!b->live)
             continue;
         bool any = false;
@@ -228,6 +234,13 @@ static bool sm_cycle(Exec *x, SimSM *sm)
             any = b->warps[wi].run != 0;
         if (any)
             continue;
+        if (b->exited_threads == (uint32_t)x->nthreads && b->busy_until > x->cycle + 1) {
+            /* every thread exited, but in a burst still being issued: the
+             * block retires when that burst ends */
+            if (!sm->finishing || b->busy_until < sm->finishing)
+                sm->finishing = b->busy_until;
+            continue;
+        }
         block_stalled(x, b);
         if (!b->live)
             retired = true;

@@ -57,8 +57,10 @@ MemAlloc *mem_alloc(Memory *m, uint64_t size, const char *name)
     x->size = size;
     x->id = ++m->next_id;
     x->name = name;
-    /* 256-byte aligned, at least 256 bytes of gap after every allocation */
-    m->next = (m->next + size + 256 + 255) & ~255ull;
+    /* 256-byte aligned (as cudaMalloc), with at least MEM_GUARD bytes of no
+     * allocation after each: an index that runs a little past one buffer
+     * faults instead of landing in the next one, as it may on a GPU */
+    m->next = (m->next + size + MEM_GUARD + 255) & ~255ull;
     m->a[m->n++] = x; /* addresses only grow: stays sorted */
     return x;
 }

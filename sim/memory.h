@@ -30,12 +30,16 @@ typedef struct Memory Memory;
 Memory *mem_new(void);
 void mem_free_all(Memory *m);
 
-/* Allocate size bytes (zeroed), 256-byte aligned, with a guard gap after it
- * so that running off the end never lands in the next allocation.
+/* Allocate size bytes (zeroed), 256-byte aligned, with a guard gap of
+ * MEM_GUARD bytes after it, so that running up to 4 KB off the end faults
+ * instead of landing in the next allocation.
  * Returns the allocation or NULL when out of memory. */
 MemAlloc *mem_alloc(Memory *m, uint64_t size, const char *name);
 /* Free the allocation starting exactly at addr; false when there is none. */
 bool mem_release(Memory *m, uint64_t addr);
+
+/* Bytes left unallocated after every global allocation (see mem_alloc). */
+#define MEM_GUARD 4096
 
 /* The allocation that holds [addr, addr+size), or NULL.  Fast for repeated
  * hits on the same allocation. */
