@@ -1,29 +1,35 @@
 /* exec_sched.c: which warp issues when.  The grid runs the way hardware
  * runs it: blocks are dispatched to SMs breadth-first (block 0 to SM 0,
  * block 1 to SM 1, ...) until every SM holds as many blocks as the occupancy
- * model allows; a retired block's slot takes the next block.  Time goes in
- * cycles: in each cycle every SM's 4 warp schedulers issue one instruction
- * each, from the warps of its resident blocks that have runnable lanes
- * (warp k of the SM belongs to scheduler k % 4).
+ * model allows; then each next block goes where room appeared first.  Time
+ * goes in cycles: in each cycle every SM's 4 warp schedulers issue one
+ * instruction each, from the warps of its resident blocks that have
+ * runnable lanes (warp k of the SM belongs to scheduler k % 4).  A warp
+ * issues the instructions no other warp can observe in a burst, one per
+ * cycle of its scheduler (burst()).
+ *
+ * SMs are simulated a slice of cycles at a time, one after another, each on
+ * its own clock; an SM's slice ends early when a block finishes while
+ * others wait, and between rounds waiting blocks go to free places in the
+ * order they freed (dispatch_free).
  *
  * The schedule (DeviceLaunch.schedule) decides the picks hardware leaves
- * open: roundrobin (loose round robin per scheduler, SMs in index order: the
- * deterministic default), random (a seeded random ready warp per scheduler
- * and a random SM order per cycle), adversarial (each scheduler keeps
- * issuing one warp and only now and then switches, at random, so warps and
- * blocks drift far apart -- the opposite extreme of lockstep). */
+ * open: roundrobin (loose round robin per scheduler, SMs in index order,
+ * full slices: the deterministic default), random (a seeded random ready
+ * warp per scheduler, a random SM order per round and random slice
+ * lengths), adversarial (each scheduler keeps issuing one warp and only now
+ * and then switches, at random, so warps and blocks drift far apart -- the
+ * opposite extreme of lockstep). */
 #include "exec_int.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Adversarial: a scheduler switches warps with probability 1/SWITCH. */
 /* Longest run of invisible instructions issued at once (see burst()). */
 #define BURST_MAX 64
 /* Cycles one SM runs before the next SM takes its turn (see the top). */
-#ifndef SLICE
 #define SLICE 4096
-#endif
+/* Adversarial: a scheduler switches warps with probability 1/SWITCH. */
 #define ADVERSARIAL_SWITCH 128
 
 static void sm_rebuild(Exec *x, SimSM *sm)
@@ -36,11 +42,8 @@ static void sm_rebuild(Exec *x, SimSM *sm)
         for (int i = 0; i < x->nwarps; i++)
             sm->wl[sm->nwl++] = &b->warps[i];
     }
-    for (int q = 0; q < 4; q++) {
+    for (int q = 0; q < 4; q++) /* a burst already issued keeps its scheduler busy */
         sm->last[q] = -1;
-        if (sm->busy[q] > x->cycle + 1)
-            sm->busy[q] = x->cycle + 1;
-    }
 }
 
 static void block_dispatch(Exec *x, Block *b)
