@@ -89,7 +89,8 @@ void grade_score_tests(GradeCtx *c)
 
 static bool is_sync_kind(const char *k)
 {
-    return !strcmp(k, "race") || !strcmp(k, "barrier-divergence") || !strcmp(k, "scope");
+    return !strcmp(k, "race") || !strcmp(k, "barrier-divergence") || !strcmp(k, "scope") ||
+           !strcmp(k, "warp-sync") || !strcmp(k, "deadlock");
 }
 
 static void rubric_no_races(GradeCtx *c, GradeItem *it)

@@ -264,7 +264,7 @@ static void test_lesson02_json_has_the_documented_shape(void **s)
         for (size_t i = 0; i < 5; i++)
             assert_string_equal(ts->items[j].keys[i], tk[i]);
     }
-    assert_string_equal(json_get_string(&ts->items[8], "name"), "rubric: no data race in any run");
+    assert_string_equal(json_get_string(&ts->items[8], "name"), "rubric: no data race or warp-sync problem in any run");
     const JsonValue *f = finding(r, "warp-sync");
     assert_non_null(f);
     static const char *const fk[] = {"kind", "file", "line", "message", "block", "thread", "test", "run", "seed",

@@ -46,7 +46,7 @@ static const ExerciseTest tests[] = {
 };
 
 static const ExerciseRubric rubric[] = {
-    {EXERCISE_RUBRIC_NO_RACES, "no data race in any run", 0, EXERCISE_PER_LAUNCH, 5},
+    {EXERCISE_RUBRIC_NO_RACES, "no data race or warp-sync problem in any run", 0, EXERCISE_PER_LAUNCH, 5},
     /* the lesson's point: the lanes combine their values in registers */
     {EXERCISE_RUBRIC_MAX_ATOMICS, "no atomics: the lanes combine their values with shuffles", 0,
      EXERCISE_PER_LAUNCH, 10},
