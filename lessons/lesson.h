@@ -95,5 +95,6 @@ int lesson03_run(const LessonEnv *env);
 
 /* Exercises (lessons/NN-topic/exercise/grade.c). */
 extern const Exercise lesson01_exercise;
+extern const Exercise lesson03_exercise;
 
 #endif
