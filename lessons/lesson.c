@@ -13,7 +13,7 @@
 static const Lesson lessons[] = {
     {1, "01-threads-and-races", "Threads, blocks, warps -- and a race", lesson01_run, &lesson01_exercise},
     {2, "02-warps", "Warp-level programming: shuffles, votes, masks", lesson02_run, &lesson02_exercise},
-    {3, "03-atomics", "Atomics: contention, scope, order", lesson03_run, NULL},
+    {3, "03-atomics", "Atomics: contention, scope, order", lesson03_run, &lesson03_exercise},
     {4, "04-occupancy", "Occupancy and the L1/shared carveout", NULL, NULL},
 };
 

@@ -96,5 +96,6 @@ int lesson03_run(const LessonEnv *env);
 /* Exercises (lessons/NN-topic/exercise/grade.c). */
 extern const Exercise lesson01_exercise;
 extern const Exercise lesson02_exercise;
+extern const Exercise lesson03_exercise;
 
 #endif
