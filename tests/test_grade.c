@@ -5,148 +5,22 @@
  * simulator standing in for the GPU (agreement, the timeout), nvcc's
  * messages, and lesson 1's reference check itself.  Runs build/warpsim
  * ($WARPSIM); the cases that compile need nvcc and are skipped without it. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-#include <cmocka.h>
-
 #include "grade_int.h"
-#include "json.h"
 #include "lesson.h"
-#include "source.h"
 
-static const char *warpsim(void)
-{
-    const char *w = getenv("WARPSIM");
-    return w ? w : "build/warpsim";
-}
+#include "grade_fixture.h"
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static char out[1 << 20];
-static double took; /* seconds the last run() took */
-
-/* Run a shell command line; capture stdout (and stderr when both is set). */
-static int sh(bool both, const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd - 16, fmt, ap);
-    va_end(ap);
-    strcat(cmd, both ? " 2>&1" : " 2>/dev/null");
-    double t0 = now();
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    took = now() - t0;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* Skip a test that compiles CUDA when there is no nvcc (said once). */
-static void need_nvcc(void)
-{
-    static bool said;
-    if (source_find_nvcc())
-        return;
-    if (!said)
-        printf("skip: no nvcc found; `warpsim grade` compiles the submission, so its tests were skipped\n");
-    said = true;
-    skip();
-}
-
-/* The report of the current test, freed by the teardown (also when the
- * test fails half-way). */
-static JsonValue *report;
-
-static int free_report(void **s)
-{
-    (void)s;
-    json_free(report);
-    report = NULL;
-    return 0;
-}
-
-/* Grade fixture tests/grade/NAME.cu as JSON with extra options; the parsed
- * report (the test fails when it is not valid JSON). */
+/* Grade fixture tests/grade/NAME.cu against lesson 1. */
 static JsonValue *grade_json(int *rc, const char *name, const char *extra)
 {
-    *rc = sh(false, "%s grade 1 tests/grade/%s.cu --format json %s", warpsim(), name, extra);
-    char msg[256];
-    free_report(NULL);
-    report = json_parse(out, strlen(out), msg, sizeof msg);
-    if (!report)
-        fail_msg("grade %s: not JSON (%s): %.400s", name, msg, out);
-    return report;
-}
-
-/* The first finding of kind `kind` (NULL when none). */
-static const JsonValue *finding(const JsonValue *report, const char *kind)
-{
-    const JsonValue *fs = json_get(report, "findings");
-    assert_non_null(fs);
-    assert_int_equal(fs->type, JSON_ARRAY);
-    for (size_t i = 0; i < fs->n; i++) {
-        const char *k = json_get_string(&fs->items[i], "kind");
-        if (k && !strcmp(k, kind))
-            return &fs->items[i];
-    }
-    return NULL;
+    return grade_fixture(rc, 1, name, extra);
 }
 
 /* The report has a finding of kind at line; its file is the fixture. */
-static const JsonValue *expect_finding(const JsonValue *report, const char *name, const char *kind, int line)
+static const JsonValue *expect_finding(const JsonValue *r, const char *name, const char *kind, int line)
 {
-    const JsonValue *f = finding(report, kind);
-    if (!f) {
-        char kinds[512] = "";
-        const JsonValue *fs = json_get(report, "findings");
-        for (size_t i = 0; i < fs->n && strlen(kinds) < 400; i++)
-            snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), " %s:%d",
-                     json_get_string(&fs->items[i], "kind"), (int)json_get_number(&fs->items[i], "line", 0));
-        fail_msg("%s: no %s finding; the findings are:%s", name, kind, *kinds ? kinds : " none");
-    }
-    assert_int_equal((int)json_get_number(f, "line", -1), line);
-    char file[128];
-    snprintf(file, sizeof file, "tests/grade/%s.cu", name);
-    assert_string_equal(json_get_string(f, "file"), file);
-    return f;
-}
-
-static bool passed(const JsonValue *report)
-{
-    const JsonValue *p = json_get(report, "passed");
-    assert_non_null(p);
-    assert_int_equal(p->type, JSON_BOOL);
-    return p->boolean;
-}
-
-/* The test item called name (a prefix is enough). */
-static const JsonValue *item(const JsonValue *report, const char *name)
-{
-    const JsonValue *ts = json_get(report, "tests");
-    for (size_t i = 0; ts && i < ts->n; i++) {
-        const char *n = json_get_string(&ts->items[i], "name");
-        if (n && !strncmp(n, name, strlen(name)))
-            return &ts->items[i];
-    }
-    fail_msg("no test item '%s'", name);
-    return NULL;
+    return expect_fixture_finding(r, name, kind, line);
 }
 
 /* ---- the cases of issue 7 ------------------------------------------------- */

@@ -7,148 +7,22 @@
  * Runs build/warpsim ($WARPSIM); the cases that compile need nvcc and are
  * skipped without it. */
 #include <limits.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-
-#include <cmocka.h>
-
-#include "json.h"
 #include "lesson.h"
-#include "source.h"
 
-static const char *warpsim(void)
+#include "grade_fixture.h"
+
+/* Grade the .cu at path against lesson 2. */
+static JsonValue *grade_json_path(int *rc, const char *path, const char *extra)
 {
-    const char *w = getenv("WARPSIM");
-    return w ? w : "build/warpsim";
-}
-
-static char out[1 << 20];
-
-/* Run a shell command line; capture stdout (stderr is dropped). */
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd - 16, fmt, ap);
-    va_end(ap);
-    strcat(cmd, " 2>/dev/null");
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* Skip a test that compiles CUDA when there is no nvcc (said once). */
-static void need_nvcc(void)
-{
-    static bool said;
-    if (source_find_nvcc())
-        return;
-    if (!said)
-        printf("skip: no nvcc found; `warpsim grade 2` compiles the submission, so its tests were skipped\n");
-    said = true;
-    skip();
-}
-
-/* The report of the current test, freed by the teardown. */
-static JsonValue *report;
-
-static int free_report(void **s)
-{
-    (void)s;
-    json_free(report);
-    report = NULL;
-    return 0;
-}
-
-/* Grade the .cu at path against lesson 2 as JSON; the parsed report. */
-static JsonValue *grade_path(int *rc, const char *path, const char *extra)
-{
-    *rc = sh("%s grade 2 %s --format json %s", warpsim(), path, extra);
-    char msg[256];
-    free_report(NULL);
-    report = json_parse(out, strlen(out), msg, sizeof msg);
-    if (!report)
-        fail_msg("grade %s: not JSON (%s): %.400s", path, msg, out);
-    return report;
+    return grade_path(rc, 2, path, extra);
 }
 
 /* Grade fixture tests/grade/lesson02_NAME.cu. */
 static JsonValue *grade_json(int *rc, const char *name, const char *extra)
 {
-    char path[256];
-    snprintf(path, sizeof path, "tests/grade/lesson02_%s.cu", name);
-    return grade_path(rc, path, extra);
-}
-
-/* The first finding of kind `kind` (NULL when none). */
-static const JsonValue *finding(const JsonValue *r, const char *kind)
-{
-    const JsonValue *fs = json_get(r, "findings");
-    assert_non_null(fs);
-    assert_int_equal(fs->type, JSON_ARRAY);
-    for (size_t i = 0; i < fs->n; i++) {
-        const char *k = json_get_string(&fs->items[i], "kind");
-        if (k && !strcmp(k, kind))
-            return &fs->items[i];
-    }
-    return NULL;
-}
-
-/* The report has a finding of kind at line of file. */
-static const JsonValue *expect_finding(const JsonValue *r, const char *file, const char *kind, int line)
-{
-    const JsonValue *f = finding(r, kind);
-    if (!f) {
-        char kinds[512] = "";
-        const JsonValue *fs = json_get(r, "findings");
-        for (size_t i = 0; i < fs->n && strlen(kinds) < 400; i++)
-            snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), " %s:%d",
-                     json_get_string(&fs->items[i], "kind"), (int)json_get_number(&fs->items[i], "line", 0));
-        fail_msg("%s: no %s finding; the findings are:%s", file, kind, *kinds ? kinds : " none");
-    }
-    assert_int_equal((int)json_get_number(f, "line", -1), line);
-    assert_string_equal(json_get_string(f, "file"), file);
-    return f;
-}
-
-static bool passed(const JsonValue *v)
-{
-    const JsonValue *p = json_get(v, "passed");
-    assert_non_null(p);
-    assert_int_equal(p->type, JSON_BOOL);
-    return p->boolean;
-}
-
-/* The test item called name (a prefix is enough). */
-static const JsonValue *item(const JsonValue *r, const char *name)
-{
-    const JsonValue *ts = json_get(r, "tests");
-    for (size_t i = 0; ts && i < ts->n; i++) {
-        const char *n = json_get_string(&ts->items[i], "name");
-        if (n && !strncmp(n, name, strlen(name)))
-            return &ts->items[i];
-    }
-    fail_msg("no test item '%s'", name);
-    return NULL;
-}
-
-/* Item name's output contains text. */
-static void expect_output(const JsonValue *r, const char *name, const char *text)
-{
-    const char *o = json_get_string(item(r, name), "output");
-    assert_non_null(o);
-    if (!strstr(o, text))
-        fail_msg("'%s' says \"%s\", not \"%s\"", name, o, text);
+    char fixture[128];
+    snprintf(fixture, sizeof fixture, "lesson02_%s", name);
+    return grade_fixture(rc, 2, fixture, extra);
 }
 
 /* ---- the fixtures ------------------------------------------------------------ */
@@ -179,7 +53,7 @@ static void test_lesson02_early_return_before_full_mask_shuffle_is_a_warp_sync_f
     JsonValue *r = grade_json(&rc, "early_exit", "");
     assert_int_equal(rc, 1);
     assert_false(passed(r));
-    const JsonValue *f = expect_finding(r, "tests/grade/lesson02_early_exit.cu", "warp-sync", 14);
+    const JsonValue *f = expect_finding_in(r, "tests/grade/lesson02_early_exit.cu", "warp-sync", 14);
     assert_non_null(strstr(json_get_string(f, "message"), "already exited"));
     assert_string_equal(json_get_string(f, "test"), "n = 1 (one lane of one warp)");
     assert_non_null(strstr(json_get_string(f, "replay"), "--kernel warp_max --grid 1 --block 256"));
@@ -200,7 +74,7 @@ static void test_lesson02_zero_padding_loses_to_negative_elements_and_says_why(v
     JsonValue *r = grade_json(&rc, "zero_pad", "");
     assert_int_equal(rc, 1);
     assert_false(passed(r));
-    const JsonValue *f = expect_finding(r, "tests/grade/lesson02_zero_pad.cu", "wrong-answer", 5);
+    const JsonValue *f = expect_finding_in(r, "tests/grade/lesson02_zero_pad.cu", "wrong-answer", 5);
     assert_non_null(strstr(json_get_string(f, "message"), "pad with INT_MIN"));
     assert_false(passed(item(r, "n = 20, every element negative")));
     expect_output(r, "n = 20, every element negative",
@@ -235,10 +109,10 @@ static void test_lesson02_starter_fails_and_names_the_first_element(void **s)
     need_nvcc();
     int rc;
     const char *starter = "lessons/02-warps/exercise/warp_max.cu";
-    JsonValue *r = grade_path(&rc, starter, "--runs 2");
+    JsonValue *r = grade_json_path(&rc, starter, "--runs 2");
     assert_int_equal(rc, 1);
     assert_false(passed(r));
-    expect_finding(r, starter, "wrong-answer", 6); /* the kernel's line */
+    expect_finding_in(r, starter, "wrong-answer", 6); /* the kernel's line */
     expect_output(r, "n = 31", "that is in[0], the warp's first element");
     assert_false(passed(item(r, "n = 20, every element negative")));
     assert_true(json_get_number(r, "score", 100) <= 40);

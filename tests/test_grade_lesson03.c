@@ -5,141 +5,26 @@
  * warp -- each at its .cu line; the JSON report's shape; and the reference
  * check with its explanations of a wrong count.  Runs build/warpsim
  * ($WARPSIM); the cases that compile need nvcc and are skipped without it. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/wait.h>
-
-#include <cmocka.h>
-
-#include "json.h"
 #include "lesson.h"
-#include "source.h"
 
-static const char *warpsim(void)
+#include "grade_fixture.h"
+
+/* Grade the .cu at path against lesson 3. */
+static JsonValue *grade_json_path(int *rc, const char *path, const char *extra)
 {
-    const char *w = getenv("WARPSIM");
-    return w ? w : "build/warpsim";
-}
-
-static char out[1 << 20];
-
-/* Run a shell command line; its stdout (stderr is dropped); exit status. */
-static int sh(const char *fmt, ...)
-{
-    char cmd[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(cmd, sizeof cmd - 16, fmt, ap);
-    va_end(ap);
-    strcat(cmd, " 2>/dev/null");
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* Skip a test that compiles CUDA when there is no nvcc (said once). */
-static void need_nvcc(void)
-{
-    static bool said;
-    if (source_find_nvcc())
-        return;
-    if (!said)
-        printf("skip: no nvcc found; `warpsim grade` compiles the submission, so its tests were skipped\n");
-    said = true;
-    skip();
-}
-
-/* The report of the current test, freed by the teardown. */
-static JsonValue *report;
-
-static int free_report(void **s)
-{
-    (void)s;
-    json_free(report);
-    report = NULL;
-    return 0;
-}
-
-/* Grade PATH for lesson 3 as JSON with extra options; the parsed report. */
-static JsonValue *grade_path(int *rc, const char *path, const char *extra)
-{
-    *rc = sh("%s grade 3 %s --format json %s", warpsim(), path, extra);
-    char msg[256];
-    free_report(NULL);
-    report = json_parse(out, strlen(out), msg, sizeof msg);
-    if (!report)
-        fail_msg("grade %s: not JSON (%s): %.400s", path, msg, out);
-    return report;
+    return grade_path(rc, 3, path, extra);
 }
 
 /* The same for fixture tests/grade/NAME.cu. */
 static JsonValue *grade_json(int *rc, const char *name, const char *extra)
 {
-    char path[128];
-    snprintf(path, sizeof path, "tests/grade/%s.cu", name);
-    return grade_path(rc, path, extra);
-}
-
-/* The first finding of kind `kind` (NULL when none). */
-static const JsonValue *finding(const JsonValue *r, const char *kind)
-{
-    const JsonValue *fs = json_get(r, "findings");
-    assert_non_null(fs);
-    assert_int_equal(fs->type, JSON_ARRAY);
-    for (size_t i = 0; i < fs->n; i++) {
-        const char *k = json_get_string(&fs->items[i], "kind");
-        if (k && !strcmp(k, kind))
-            return &fs->items[i];
-    }
-    return NULL;
+    return grade_fixture(rc, 3, name, extra);
 }
 
 /* The report has a finding of kind at line; its file is the fixture. */
 static const JsonValue *expect_finding(const JsonValue *r, const char *name, const char *kind, int line)
 {
-    const JsonValue *f = finding(r, kind);
-    if (!f) {
-        char kinds[512] = "";
-        const JsonValue *fs = json_get(r, "findings");
-        for (size_t i = 0; i < fs->n && strlen(kinds) < 400; i++)
-            snprintf(kinds + strlen(kinds), sizeof kinds - strlen(kinds), " %s:%d",
-                     json_get_string(&fs->items[i], "kind"), (int)json_get_number(&fs->items[i], "line", 0));
-        fail_msg("%s: no %s finding; the findings are:%s", name, kind, *kinds ? kinds : " none");
-    }
-    assert_int_equal((int)json_get_number(f, "line", -1), line);
-    char file[128];
-    snprintf(file, sizeof file, "tests/grade/%s.cu", name);
-    assert_string_equal(json_get_string(f, "file"), file);
-    return f;
-}
-
-static bool passed(const JsonValue *v)
-{
-    const JsonValue *p = json_get(v, "passed");
-    assert_non_null(p);
-    assert_int_equal(p->type, JSON_BOOL);
-    return p->boolean;
-}
-
-/* The test item called name (a prefix is enough). */
-static const JsonValue *item(const JsonValue *r, const char *name)
-{
-    const JsonValue *ts = json_get(r, "tests");
-    for (size_t i = 0; ts && i < ts->n; i++) {
-        const char *n = json_get_string(&ts->items[i], "name");
-        if (n && !strncmp(n, name, strlen(name)))
-            return &ts->items[i];
-    }
-    fail_msg("no test item '%s'", name);
-    return NULL;
+    return expect_fixture_finding(r, name, kind, line);
 }
 
 /* ---- the fixtures ------------------------------------------------------------ */
@@ -186,7 +71,7 @@ static void test_grade3_starter_loses_only_the_atomics_rubric(void **s)
     (void)s;
     need_nvcc();
     int rc;
-    JsonValue *r = grade_path(&rc, "lessons/03-atomics/exercise/count_positive.cu", "--runs 2");
+    JsonValue *r = grade_json_path(&rc, "lessons/03-atomics/exercise/count_positive.cu", "--runs 2");
     assert_int_equal(rc, 0);
     assert_int_equal((int)json_get_number(r, "score", -1), 85);
     assert_false(passed(item(r, "rubric: at most one atomicAdd per warp")));
