@@ -171,4 +171,25 @@ static inline void expect_output(const JsonValue *r, const char *name, const cha
         fail_msg("'%s' says \"%s\", not \"%s\"", name, o, text);
 }
 
+/* The report has exactly the documented fields (issue 7): the top-level
+ * keys in order, lesson `slug`, and ntests test items each with exactly
+ * name, passed, score, max_score, output. */
+static inline void expect_report_shape(const JsonValue *r, const char *slug, size_t ntests)
+{
+    assert_int_equal(r->type, JSON_OBJECT);
+    static const char *const keys[] = {"lesson", "passed", "score", "max_score", "tests", "findings"};
+    assert_int_equal(r->n, 6);
+    for (size_t i = 0; i < 6; i++)
+        assert_string_equal(r->keys[i], keys[i]);
+    assert_string_equal(json_get_string(r, "lesson"), slug);
+    const JsonValue *ts = json_get(r, "tests");
+    assert_int_equal(ts->n, ntests);
+    static const char *const tk[] = {"name", "passed", "score", "max_score", "output"};
+    for (size_t j = 0; j < ts->n; j++) {
+        assert_int_equal(ts->items[j].n, 5);
+        for (size_t i = 0; i < 5; i++)
+            assert_string_equal(ts->items[j].keys[i], tk[i]);
+    }
+}
+
 #endif
