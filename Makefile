@@ -9,20 +9,25 @@ BUILD   ?= build
 CC      ?= cc
 OPT     ?= -O2 -g
 CFLAGS  ?=
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(OPT) -MMD -MP -Isim -Igpu -Iviz -Ilessons -Icli
+# Every top-level folder with C sources is a library (sim/, gpu/, viz/, the job
+# libraries such as grade/ ...); lessons/ and cli/ are listed apart because
+# lessons/ has sources one and two folders down and cli/main.c is the program.
+NOT_LIBS := cli/ tests/ build/ scripts/ docs/ traces/ lessons/
+LIBDIRS := $(filter-out $(NOT_LIBS),$(sort $(dir $(wildcard */*.c))))
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(OPT) -MMD -MP $(LIBDIRS:%/=-I%) -Ilessons -Icli
 SANFLAGS ?=
+# Package flags are asked for lazily (=, not :=), when the first recipe runs:
+# by then `deps` has installed what was missing on a fresh machine.
 PKGS    := sdl2 SDL2_ttf libpng libedit cmocka zlib
-PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKGLIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# The eval makes each a simple variable at its first use, so pkg-config runs once.
+PKGCFLAGS = $(eval PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKGCFLAGS)
+PKGLIBS   = $(eval PKGLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null))$(PKGLIBS)
 LDLIBS  += $(PKGLIBS) -lpthread -ldl -lm
 
-SIM_SRCS    := $(wildcard sim/*.c)
-GPU_SRCS    := $(wildcard gpu/*.c)
-VIZ_SRCS    := $(wildcard viz/*.c)
 LESSON_SRCS := $(wildcard lessons/*.c lessons/*/*.c lessons/*/exercise/*.c)
 CLI_SRCS    := $(filter-out cli/main.c,$(wildcard cli/*.c))
 TEST_SRCS   := $(wildcard tests/test_*.c)
-LIB_SRCS    := $(SIM_SRCS) $(GPU_SRCS) $(VIZ_SRCS) $(LESSON_SRCS) $(CLI_SRCS)
+LIB_SRCS    := $(wildcard $(LIBDIRS:%=%*.c)) $(LESSON_SRCS) $(CLI_SRCS)
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -36,7 +41,8 @@ all: deps $(BUILD)/warpsim
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/obj/%.o: %.c
+# Order-only on deps: every compile waits until the packages are there.
+$(BUILD)/obj/%.o: %.c | deps
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) $(SANFLAGS) $(PKGCFLAGS) -c $< -o $@
