@@ -71,7 +71,7 @@ BENCH_SRCS := $(wildcard tests/bench_*.c)
 BENCHES   := $(BENCH_SRCS:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
-.PHONY: all test asan ubsan bench help deps lesson1 clean ptx fuzz fuzz-exec fuzz-trace
+.PHONY: all test asan ubsan bench help deps lesson1 clean ptx fuzz fuzz-exec fuzz-trace install uninstall
 all: $(BUILD)/warpsim
 
 # (deps.sh already ran while this Makefile was read; this target is for people.)
@@ -93,6 +93,10 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/.features
 $(BUILD)/obj/sim/alu_float.o $(BUILD)/obj/sim/alu_cvt.o $(BUILD)/obj/sim/exec_float.o: CFLAGS += -frounding-math -ffp-contract=off
 $(BUILD)/obj/tests/test_alu.o $(BUILD)/obj/tests/test_exec.o $(BUILD)/obj/tests/test_exec_ops.o: CFLAGS += -frounding-math -ffp-contract=off
 
+# The version: VERSION, and the commit when built from a git checkout.
+WARPSIM_VERSION := $(shell cat VERSION)$(shell git rev-parse --short HEAD >/dev/null 2>&1 && echo " ($$(git rev-parse --short HEAD))")
+$(BUILD)/obj/cli/main.o: CFLAGS += -DWARPSIM_VERSION='"$(WARPSIM_VERSION)"'
+
 $(BUILD)/libwarpsim.a: $(LIB_OBJS)
 	@rm -f $@
 	@echo "  AR      $@"
@@ -109,7 +113,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libwarpsim.a
 
 ifeq ($(HAVE_CMOCKA),y)
 test: all $(TESTS)
-	@sh tests/minimal_build.sh
+	@sh tests/build_checks.sh
 	@sh tests/run_tests.sh $(BUILD) $(TESTS)
 else
 test:
@@ -163,6 +167,28 @@ fuzz-trace:
 	build/fuzz-trace/fuzz_trace -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 	    -artifact_prefix=build/fuzz-trace/ build/fuzz-trace/corpus tests/corpus/trace
 
+# make install [PREFIX=/usr/local] [DESTDIR=...]: the command, the lessons'
+# kernels and texts, the recorded hardware results, the font and the bash
+# completion; an installed warpsim finds them from PREFIX/bin/../share/warpsim.
+PREFIX  ?= /usr/local
+DATADIR := $(DESTDIR)$(PREFIX)/share/warpsim
+COMPDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+LESSON_FILES := $(wildcard lessons/*/kernel.cu lessons/*/kernel.ptx lessons/*/README.md lessons/*/xcheck.txt \
+                lessons/*/*.md lessons/*/*.png lessons/*/exercise/* lessons/include/*)
+FONTS := $(wildcard $(addprefix /usr/share/fonts/truetype/dejavu/,DejaVuSans.ttf DejaVuSans-Bold.ttf DejaVuSansMono.ttf))
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DATADIR)/fonts $(COMPDIR)
+	install -m 755 $(BUILD)/warpsim $(DESTDIR)$(PREFIX)/bin/warpsim
+	for f in $(filter-out %.c,$(LESSON_FILES)); do install -D -m 644 $$f $(DATADIR)/$$f || exit 1; done
+	for f in $$(find traces -type f); do install -D -m 644 $$f $(DATADIR)/$$f || exit 1; done
+	$(if $(FONTS),install -m 644 $(FONTS) $(DATADIR)/fonts/)
+	install -m 644 scripts/warpsim-completion.bash $(COMPDIR)/warpsim
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/warpsim; try: warpsim lesson 1"
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/warpsim $(COMPDIR)/warpsim
+	rm -rf $(DATADIR)
+
 clean:
 	rm -rf build
 
@@ -178,6 +204,8 @@ help:
 	@echo "  make fuzz       fuzz the PTX parser for FUZZ_SECONDS (60) with libFuzzer"
 	@echo "  make fuzz-exec  fuzz the decoder and executor for FUZZ_SECONDS (60) with libFuzzer"
 	@echo "  make fuzz-trace fuzz the trace reader for FUZZ_SECONDS (60) with libFuzzer"
+	@echo "  make install    install warpsim, lessons, font, completion (PREFIX=/usr/local, DESTDIR)"
+	@echo "  make uninstall  remove what make install put there"
 	@echo "  make clean      remove build/"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

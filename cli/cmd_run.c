@@ -117,7 +117,7 @@ static void print_buffers_json(const LaunchResult *r)
 int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *arch = "sm_90";
-    bool json = false, on_gpu = false;
+    bool json = false, on_gpu = false, level_given = false;
     LaunchSpec spec;
     int rc = 2;
     char msg[1024];
@@ -148,6 +148,7 @@ int cmd_run(int argc, char **argv)
             spec.trace_path = argv[++i];
         } else if (!strcmp(a, "--trace-level") && has_val) {
             const char *lv = argv[++i];
+            level_given = true;
             spec.trace_level = trace_level_parse(lv);
             if (spec.trace_level < 0) {
                 rc = usage_error("--trace-level '%s': expected blocks, warps, instructions or memory", lv);
@@ -167,6 +168,10 @@ int cmd_run(int argc, char **argv)
     }
     if (!launch_check_complete(file, &spec, msg, sizeof msg)) {
         rc = usage_error("%s", msg);
+        goto done;
+    }
+    if (level_given && !spec.trace_path) {
+        rc = usage_error("%s", "--trace-level chooses the detail of a trace: give --trace FILE as well");
         goto done;
     }
     if (spec.trace_path && on_gpu) {

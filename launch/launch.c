@@ -35,9 +35,9 @@ bool launch_parse_dim(const char *s, DeviceDim3 *d)
     unsigned v[3] = {1, 1, 1};
     int n = 0;
     const char *p = s;
-    while (n < 3) {
+    for (;;) {
         char *end;
-        if (*p < '0' || *p > '9')
+        if (*p < '0' || *p > '9' || n == 3) /* a fourth number is an error, never ignored */
             return false;
         unsigned long x = strtoul(p, &end, 10);
         if (x == 0 || x > 0x7fffffffUL)
@@ -49,8 +49,6 @@ bool launch_parse_dim(const char *s, DeviceDim3 *d)
             return false;
         p = end + 1;
     }
-    if (*p && n == 3 && strchr(p, ','))
-        return false;
     d->x = v[0];
     d->y = v[1];
     d->z = v[2];
@@ -292,6 +290,17 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
             if (psz != argspec_type_size(a->type)) {
                 snprintf(msg, cap, "--arg %d '%s' is %d bytes but parameter %d is %d bytes", i, a->text,
                          argspec_type_size(a->type), i, psz);
+                goto fail;
+            }
+            /* a float's bits in an int parameter (or back) is never meant */
+            PtxType pt = (PtxType)device_kernel_param_type(mod, entry, i);
+            bool pf = ptx_type_is_float(pt), af = ptx_type_is_float(a->type);
+            bool pbits = pt >= PTX_T_B8 && pt <= PTX_T_B128;
+            if (!pbits && pf != af) {
+                snprintf(msg, cap, "--arg %d '%s' is %s but parameter %d of %s is .%s (%s): give %s", i, a->text,
+                         af ? "a float" : "an integer", i, entry, ptx_type_name(pt), pf ? "a float" : "an integer",
+                         pf ? (psz == 8 ? "f64:V" : "f32:V")
+                            : (psz == 8 ? "i64:V or u64:V" : psz == 4 ? "i32:V or u32:V" : "an integer of its size"));
                 goto fail;
             }
             scalars[i] = a->scalar;

@@ -46,6 +46,12 @@ typedef struct {
 /* Defaults: no paths, at cycle 0, the GPU view, 1280 x 800, nothing selected. */
 void viz_options_init(VizOptions *o);
 
+/* Path of the DejaVu font file ("DejaVuSans.ttf") into buf: the system's
+ * (fonts-dejavu-core), else the copy `make install` put beside an installed
+ * warpsim (PREFIX/share/warpsim/fonts); the system path when neither is
+ * there, for the error message.  Returns buf. */
+const char *viz_font(const char *file, char *buf, size_t cap);
+
 /* Where one clickable thing was drawn in a frame (the window uses these for
  * clicks; tests use them to know where to look). */
 typedef enum {
