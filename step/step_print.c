@@ -1,6 +1,7 @@
 /* step_print.c: the stepper's `print` -- a register (or %tid-style special)
  * across the 32 lanes of the focus warp with equal values grouped, a kernel
- * argument, and shared or global memory as typed elements with their hex. */
+ * argument, and shared or global memory as typed elements with their hex.
+ * It calls only step_core.c. */
 #include "step_int.h"
 
 #include <stdlib.h>

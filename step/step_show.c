@@ -1,7 +1,8 @@
 /* step_show.c: what the stepper shows of the paused machine -- `where`
  * (the .cu line with its neighbours, read from the .cu file when it can be
- * found, the PTX instruction, the 32 lanes), and `info` on warps, lanes,
- * blocks, SMs, barriers, breakpoints and registers. */
+ * found, the PTX instruction, the 32 lanes), `info` on warps, lanes,
+ * blocks, SMs, barriers, breakpoints and registers, and the line shown at
+ * every stop.  It calls only step_core.c. */
 #include "step_int.h"
 
 #include <stdlib.h>

@@ -1,6 +1,7 @@
 /* step_viz.c: the stepper's `viz` (step_int.h): the launch replayed with a
  * trace, then the visualizer opened on it at the paused cycle.  Built
- * without viz/ (viz.h absent), it prints the commands that do the same. */
+ * without viz/ (viz.h absent), it prints the commands that do the same.
+ * It calls only step_core.c (and viz/, sim/, launch/). */
 #include "step_int.h"
 
 #include <stdlib.h>
