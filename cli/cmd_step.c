@@ -254,6 +254,7 @@ int cmd_step(int argc, char **argv)
         }
         step_stop_before(s2, res.stats.warp_insts, res.fault.lane);
         spec.on_issue_user = s2;
+        running(in, s2, true); /* Ctrl-C on the way to the fault stops the replay */
         SimStatus st2 = launch_run(dev, mod, &spec, &res2, msg, sizeof msg);
         if (st2 == SIM_ERR_FAULT && !step_quit_requested(s2))
             printf("the replay faulted again: %s at %s:%d\n", res2.fault.kind, res2.fault.file, res2.fault.line);
