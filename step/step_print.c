@@ -1,6 +1,7 @@
 /* step_print.c: the stepper's `print` -- a register (or %tid-style special)
  * across the 32 lanes of the focus warp with equal values grouped, a kernel
- * argument, and shared or global memory as typed elements with their hex. */
+ * argument, and shared or global memory as typed elements with their hex.
+ * It calls only step_core.c. */
 #include "step_int.h"
 
 #include <stdlib.h>
@@ -25,35 +26,6 @@ static void lane_list(uint32_t m, char *buf, size_t cap)
         if (n < cap)
             n += (size_t)(e > l ? snprintf(buf + n, cap - n, "%d-%d", l, e) : snprintf(buf + n, cap - n, "%d", l));
         l = e;
-    }
-}
-
-void step_format_value(int type, uint64_t v, char *buf, size_t cap)
-{
-    int size = type >= 0 ? ptx_type_size((PtxType)type) : 8;
-    if (type == PTX_T_PRED) {
-        snprintf(buf, cap, "%s", v & 1 ? "true" : "false");
-    } else if (type == PTX_T_F32) {
-        uint32_t b = (uint32_t)v;
-        float f;
-        memcpy(&f, &b, 4);
-        snprintf(buf, cap, "%.9g", f);
-    } else if (type == PTX_T_F64) {
-        double d;
-        memcpy(&d, &v, 8);
-        snprintf(buf, cap, "%.17g", d);
-    } else {
-        if (size < 8)
-            v &= (1ull << (8 * size)) - 1;
-        bool is_unsigned = type >= PTX_T_U8 && type <= PTX_T_U64;
-        int64_t sv = size < 8 && (v >> (8 * size - 1) & 1) ? (int64_t)(v | ~((1ull << (8 * size)) - 1)) : (int64_t)v;
-        if (size == 8 && v > 0xffffffffull && !ptx_type_is_signed((PtxType)type)) /* an address */
-            snprintf(buf, cap, "0x%llx", (unsigned long long)v);
-        else if (is_unsigned)
-            snprintf(buf, cap, v >= 65536 ? "%llu (0x%llx)" : "%llu", (unsigned long long)v, (unsigned long long)v);
-        else
-            snprintf(buf, cap, sv >= 65536 || sv <= -65536 ? "%lld (0x%llx)" : "%lld", (long long)sv,
-                     (unsigned long long)v);
     }
 }
 
