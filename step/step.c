@@ -6,6 +6,7 @@
 #include "step_int.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 Stepper *step_new(const StepConfig *cfg)
 {
@@ -28,6 +29,8 @@ void step_free(Stepper *s)
         free(s->breaks[i].file);
     free(s->break_at);
     step_source_free(s);
+    if (s->trace_path)
+        unlink(s->trace_path); /* viz's replay trace lives as long as the session */
     free(s->trace_path);
     free(s);
 }

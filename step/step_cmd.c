@@ -332,8 +332,12 @@ static bool c_help(Stepper *s, int argc, char **argv)
         return false;
     }
     fprintf(o, "The launch is paused before a warp instruction.  Commands (first letters are enough):\n");
+    int wide = 0; /* the alias column sits after the longest usage */
     for (size_t i = 0; i < NCMDS; i++)
-        fprintf(o, "  %-62s %s\n", cmds[i].usage, cmds[i].alias ? cmds[i].alias : "");
+        if ((int)strlen(cmds[i].usage) > wide)
+            wide = (int)strlen(cmds[i].usage);
+    for (size_t i = 0; i < NCMDS; i++)
+        fprintf(o, "  %-*s  %s\n", wide, cmds[i].usage, cmds[i].alias ? cmds[i].alias : "");
     fprintf(o, "help COMMAND explains one.  An empty line repeats the last command.\n");
     return false;
 }

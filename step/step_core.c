@@ -298,7 +298,9 @@ static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t 
                 s->fwarp = warp;
                 uint32_t m;
                 int32_t pc;
-                if (view_next(s->v, block, warp, &pc, &m) && m)
+                /* the focus lane stays the lane the user chose, while it is
+                 * one of the lanes that reached the breakpoint */
+                if (view_next(s->v, block, warp, &pc, &m) && m && !(m >> s->flane & 1))
                     s->flane = __builtin_ctz(m);
                 snprintf(why, cap, "breakpoint %d (%s:%d), hit %llu: focus on block %llu warp %d", b->id,
                          step_basename(b->file), b->line, (unsigned long long)b->hits,

@@ -74,6 +74,9 @@ struct Stepper {
     StepSource src[4];
     int nsrc;
     char *trace_path;            /* viz: the launch's trace, made once */
+    uint64_t latest_cycle;       /* the largest cycle a stop has shown */
+    int latest_sm;               /* the SM that was at it */
+    bool told_slices;            /* why clocks differ between SMs: said once */
     uint64_t fault_at;           /* a replay: stop before warp instruction number
                                     fault_at - 1 (step_stop_before); 0 none */
     int fault_lane;

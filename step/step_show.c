@@ -96,14 +96,24 @@ void step_show_stop(Stepper *s, const char *why)
     fprintf(o, "[block %llu warp %d", (unsigned long long)s->fblock, s->fwarp);
     if (sm >= 0)
         fprintf(o, ", SM %d", sm);
-    fprintf(o, ", cycle %llu] ", (unsigned long long)view_cycle(s->v));
+    uint64_t cyc = view_cycle(s->v);
+    fprintf(o, ", cycle %llu] ", (unsigned long long)cyc);
+    /* A clock that reads less than one shown before is another SM's: say
+     * why once, rather than let time seem to run backwards. */
+    bool behind = cyc < s->latest_cycle && !s->told_slices;
+    uint64_t was = s->latest_cycle;
+    int was_sm = s->latest_sm;
+    if (cyc >= s->latest_cycle) {
+        s->latest_cycle = cyc;
+        s->latest_sm = sm;
+    }
     uint32_t mask;
     int32_t pc = step_focus_pc(s, &mask);
     if (pc < 0) {
         fprintf(o, "%s\n", step_block_finished(s, s->fblock) ? "this block has finished"
                            : step_focus_alive(s) || !step_block_resident(s, s->fblock, NULL)
                                ? "this block has not started yet" : "every lane of this warp has exited");
-        return;
+        goto clock;
     }
     char text[256], sq[256];
     const char *file;
@@ -121,6 +131,13 @@ void step_show_stop(Stepper *s, const char *why)
     const char *src = line ? step_source_line(s, file, line) : NULL;
     if (src)
         fprintf(o, "%6d  %s\n", line, src);
+clock:
+    if (behind) {
+        s->told_slices = true;
+        fprintf(o, "(the cycle is the clock of the SM that issues now; SMs are simulated in turn, a slice of\n"
+                   " cycles of one, then the same cycles of the next, so SM %d has already reached cycle %llu)\n",
+                   was_sm, (unsigned long long)was);
+    }
 }
 
 /* ---- lanes ------------------------------------------------------------------------- */

@@ -103,7 +103,8 @@ int step_viz(Stepper *s, const char *view, char *msg, size_t cap)
         fflush(o);
         if (!(s->trace_path = trace_again(&s->cfg, msg, cap)))
             return 2;
-        fprintf(o, "trace written to %s; the same launch as a command:\n  warpsim run", s->trace_path);
+        fprintf(o, "trace written to %s (removed when the stepper ends); the same launch as a command:\n"
+                   "  warpsim run", s->trace_path);
         for (int i = 1; i < s->cfg.argc; i++) {
             if (!strcmp(s->cfg.argv[i], "--script") && i + 1 < s->cfg.argc) {
                 i++;

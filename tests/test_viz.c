@@ -605,6 +605,19 @@ static void test_viz_command_png_and_errors(void **s)
      * invisible offscreen driver and the window would wait forever */
     assert_int_equal(run_viz(out, sizeof out, "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER", path), 2);
     assert_non_null(strstr(out, "no display (set DISPLAY, or use --png OUT.png)"));
+    /* what an option names must be in the trace (4 blocks of lesson 1's
+     * staged_sum here, 132 SMs): no silent clamping */
+    snprintf(args, sizeof args, "%s --block 77 --png %s", path, png);
+    assert_int_equal(run_viz(out, sizeof out, "", args), 2);
+    assert_non_null(strstr(out, "--block 77: the grid has 2 blocks (0..1)"));
+    snprintf(args, sizeof args, "%s --sm 500 --png %s", path, png);
+    assert_int_equal(run_viz(out, sizeof out, "", args), 2);
+    assert_non_null(strstr(out, "--sm 500: the trace's GPU has 132 SMs (0..131)"));
+    snprintf(args, sizeof args, "%s --at 99999 --png %s", path, png);
+    assert_int_equal(run_viz(out, sizeof out, "", args), 2);
+    assert_non_null(strstr(out, "--at 99999: the launch ends at cycle"));
+    snprintf(args, sizeof args, "%s --at end --png %s", path, png);
+    assert_int_equal(run_viz(out, sizeof out, "", args), 0);
     snprintf(args, sizeof args, "%s --script 'key banana'", path);
     assert_int_equal(run_viz(out, sizeof out, "", args), 2);
     assert_non_null(strstr(out, "key banana"));

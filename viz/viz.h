@@ -24,6 +24,7 @@ const char *viz_view_name(int view);
 int viz_view_parse(const char *name);
 
 #define VIZ_AT_MIDDLE UINT64_MAX   /* VizOptions.at_cycle: the middle of the launch */
+#define VIZ_AT_END (UINT64_MAX - 1) /* VizOptions.at_cycle: its end */
 #define VIZ_NONE UINT64_MAX        /* VizOptions.block: no selection */
 
 typedef struct {
