@@ -312,7 +312,8 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
                         .trace_path = s->trace_path, .trace_level = s->trace_level,
                         .schedule = s->schedule, .atomic_order = s->atomic_order,
                         .divergence = s->divergence, .seed = s->seed, .checks = s->checks,
-                        .on_issue = s->on_issue, .on_issue_user = s->on_issue_user};
+                        .on_issue = s->on_issue, .on_issue_user = s->on_issue_user,
+                        .on_progress = s->on_progress, .on_progress_user = s->on_progress_user};
     bool on_gpu = !strcmp(device_backend(dev), "gpu");
     if (!on_gpu && s->smem > 48 * 1024 &&
         device_set_attr(mod, entry, DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)s->smem, &err)) {

@@ -94,6 +94,13 @@ typedef struct {
      * paused launch and stop it.  NULL: not called.  The GPU refuses it. */
     int (*on_issue)(void *user, const struct SimView *view, uint64_t block, int warp);
     void *on_issue_user;
+    /* The simulator calls on_progress(on_progress_user, retired, total) between
+     * rounds of its schedule (every few thousand cycles, never inside an
+     * instruction) with the blocks retired so far of the grid's total: for a
+     * progress line, and to stop on Ctrl-C.  Nonzero stops the launch (a fault
+     * of kind "stopped").  NULL: not called.  The GPU ignores it. */
+    int (*on_progress)(void *user, uint64_t retired, uint64_t total);
+    void *on_progress_user;
 } DeviceLaunch;
 
 enum { DEVICE_SCHED_ROUNDROBIN = 0, DEVICE_SCHED_RANDOM, DEVICE_SCHED_ADVERSARIAL };
