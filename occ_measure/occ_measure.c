@@ -1,8 +1,9 @@
-/* occ_measure.c: `warpsim occupancy --measure`, `--sweep-carveout FILE` and
- * `--analyze-sweep FILE` (occ_measure.h): open the GPU (or the simulator),
- * run the synthetic kernel through gpu/measure.h, print predicted beside
- * measured, text or JSON.  Nsight Compute, when asked for and on PATH,
- * re-runs the same command under ncu for sm__warps_active. */
+/* occ_measure.c: measured occupancy (occ_measure.h) -- open the GPU (or
+ * the simulator), run the synthetic kernel through gpu/measure.h, lay the
+ * prediction beside the measurement (text or JSON), run the carveout sweep
+ * into a JSON file and score a sweep file against the model.  Nsight
+ * Compute, when asked for and on PATH, re-runs the same command under ncu
+ * for sm__warps_active. */
 #include "occ_measure.h"
 
 #include <stdio.h>
@@ -13,31 +14,29 @@
 
 #include "carveout.h"
 #include "gpu.h"
-#include "measure.h"
 #include "report.h"
 
 #define NCU_METRIC "sm__warps_active.avg.pct_of_peak_sustained_active"
 
-static Device *open_device(const OccMeasureOpts *o, char *name, size_t cap)
+Device *occ_measure_open(const OccMeasureOpts *o, char *name, size_t cap, char *note, size_t note_cap,
+                         SimError *e)
 {
-    SimError e;
-    sim_error_clear(&e);
     Device *d;
+    note[0] = 0;
     if (o->sim) {
-        d = device_open_sim(o->arch ? o->arch : "sm_90", &e);
+        d = device_open_sim(o->arch ? o->arch : "sm_90", e);
         snprintf(name, cap, "warpsim simulator");
     } else {
-        d = device_open_gpu(0, &e);
+        d = device_open_gpu(0, e);
         char drv[64];
         int cuda;
-        if (d && gpu_device_info(d, name, cap, drv, sizeof drv, &cuda, &e))
+        SimError ie;
+        sim_error_clear(&ie);
+        if (d && gpu_device_info(d, name, cap, drv, sizeof drv, &cuda, &ie))
             snprintf(name, cap, "GPU");
     }
-    if (!d)
-        fprintf(stderr, "warpsim occupancy: %s\n", e.msg);
-    else if (o->arch && !o->sim && strcmp(o->arch, device_arch(d)))
-        fprintf(stderr, "warpsim occupancy: note: measuring on the GPU there is (%s), not %s\n",
-                device_arch(d), o->arch);
+    if (d && o->arch && !o->sim && strcmp(o->arch, device_arch(d)))
+        snprintf(note, note_cap, "note: measuring on the GPU there is (%s), not %s", device_arch(d), o->arch);
     return d;
 }
 
@@ -94,17 +93,15 @@ static int predicted_waves(unsigned grid, int per_sm, int sms)
     return slots > 0 ? (int)((grid + slots - 1) / slots) : 0;
 }
 
-int occ_measure_one(const OccMeasureOpts *o)
+SimStatus occ_measure_one(Device *d, const char *name, const OccMeasureOpts *o, OccMeasurement *m, SimError *e)
 {
-    char name[128];
-    Device *d = open_device(o, name, sizeof name);
-    if (!d)
-        return 1;
-    SimError e;
-    sim_error_clear(&e);
+    memset(m, 0, sizeof *m);
+    snprintf(m->device, sizeof m->device, "%s", name);
+    snprintf(m->arch, sizeof m->arch, "%s", device_arch(d));
+    m->sim = o->sim;
+    m->ncu_asked = o->ncu;
+    m->ncu = -1;
     MeasureKernel *k = NULL;
-    MeasureResult r;
-    memset(&r, 0, sizeof r);
     MeasureConfig c;
     measure_config_init(&c);
     c.block_size = o->block;
@@ -112,106 +109,102 @@ int occ_measure_one(const OccMeasureOpts *o)
     c.carveout = o->carveout;
     c.grid = o->grid;
     c.wait_ns = (uint64_t)(o->wait_us * 1000);
-    int rc = 0;
-    if (measure_kernel_load(d, o->regs, o->smem_static, &k, &e) || measure_run(k, &c, &r, &e)) {
-        fprintf(stderr, "warpsim occupancy --measure: %s\n", e.msg);
-        rc = e.status == SIM_ERR_USAGE ? 2 : 1;
-        goto done;
-    }
-    double ncu = o->ncu ? run_ncu(o) : -1;
-    int pw = predicted_waves(r.grid, r.model.resident_blocks_per_sm, r.sm_count);
-    const ArchProfile *a = arch_find(device_arch(d));
-    int maxw = a ? a->max_warps_per_sm : 64;
+    SimStatus st = measure_kernel_load(d, o->regs, o->smem_static, &k, e);
+    if (st == SIM_OK)
+        st = measure_run(k, &c, &m->r, e);
+    measure_kernel_free(k);
+    if (st != SIM_OK)
+        return st;
+    m->ncu = o->ncu ? run_ncu(o) : -1;
+    m->predicted_waves = predicted_waves(m->r.grid, m->r.model.resident_blocks_per_sm, m->r.sm_count);
+    const ArchProfile *a = arch_find(m->arch);
+    m->max_warps = a ? a->max_warps_per_sm : 64;
+    return SIM_OK;
+}
+
+void occ_measure_free(OccMeasurement *m)
+{
+    measure_result_free(&m->r);
+}
+
+void occ_measure_report(FILE *f, bool json, const OccMeasurement *m)
+{
+    const MeasureResult *r = &m->r;
     char co[16];
-    if (o->json) {
-        printf("{\n  \"device\": ");
-        report_json_string(stdout, name);
-        printf(", \"arch\": \"%s\", \"backend\": \"%s\", \"sm_count\": %d,\n", device_arch(d),
-               o->sim ? "simulator" : "gpu", r.sm_count);
-        printf("  \"block\": %d, \"regs\": %d, \"smem_static\": %zu, \"smem_dyn\": %zu, \"carveout\": %d, "
-               "\"grid\": %u, \"wait_ns\": %llu,\n", r.block_size, r.regs, r.smem_static, r.smem_dynamic,
-               r.carveout, r.grid, (unsigned long long)r.wait_ns);
-        printf("  \"predicted\": {\"blocks_per_sm\": %d, \"resident_blocks_per_sm\": %d, \"waves\": %d, "
-               "\"occupancy\": %.4f, \"smem_capacity\": %zu},\n", r.model.blocks_per_sm,
-               r.model.resident_blocks_per_sm, pw, r.model.occupancy, r.model.smem_capacity);
-        printf("  \"measured\": {\"api_blocks_per_sm\": %d, \"api_from_model\": %s, "
+    if (json) {
+        fprintf(f, "{\n  \"device\": ");
+        report_json_string(f, m->device);
+        fprintf(f, ", \"arch\": \"%s\", \"backend\": \"%s\", \"sm_count\": %d,\n", m->arch,
+               m->sim ? "simulator" : "gpu", r->sm_count);
+        fprintf(f, "  \"block\": %d, \"regs\": %d, \"smem_static\": %zu, \"smem_dyn\": %zu, \"carveout\": %d, "
+               "\"grid\": %u, \"wait_ns\": %llu,\n", r->block_size, r->regs, r->smem_static, r->smem_dynamic,
+               r->carveout, r->grid, (unsigned long long)r->wait_ns);
+        fprintf(f, "  \"predicted\": {\"blocks_per_sm\": %d, \"resident_blocks_per_sm\": %d, \"waves\": %d, "
+               "\"occupancy\": %.4f, \"smem_capacity\": %zu},\n", r->model.blocks_per_sm,
+               r->model.resident_blocks_per_sm, m->predicted_waves, r->model.occupancy, r->model.smem_capacity);
+        fprintf(f, "  \"measured\": {\"api_blocks_per_sm\": %d, \"api_from_model\": %s, "
                "\"resident_blocks_per_sm\": %d, \"max_resident_blocks_per_sm\": %d, "
                "\"min_max_resident_blocks_per_sm\": %d, \"waves\": %d, "
                "\"achieved_occupancy\": %.4f, \"mean_resident_blocks\": %.3f, \"sms_used\": %d, "
                "\"complete_blocks\": %zu, \"seconds\": %.6f, \"ncu_warps_active_pct\": ",
-               r.api_blocks_per_sm, r.api_from_model ? "true" : "false", r.res.steady_resident,
-               r.res.max_resident, r.res.min_of_max_resident, r.res.waves, r.res.achieved_occupancy, r.res.mean_resident,
-               r.res.sms, r.res.complete, r.seconds);
-        ncu >= 0 ? printf("%.2f", ncu) : printf("null");
-        printf(", \"resident_time_fraction\": [");
-        for (int i = 0; i <= r.res.max_resident; i++)
-            printf("%s%.4f", i ? ", " : "", r.res.time_at[i]);
-        printf("]}\n}\n");
+               r->api_blocks_per_sm, r->api_from_model ? "true" : "false", r->res.steady_resident,
+               r->res.max_resident, r->res.min_of_max_resident, r->res.waves, r->res.achieved_occupancy, r->res.mean_resident,
+               r->res.sms, r->res.complete, r->seconds);
+        m->ncu >= 0 ? fprintf(f, "%.2f", m->ncu) : fprintf(f, "null");
+        fprintf(f, ", \"resident_time_fraction\": [");
+        for (int i = 0; i <= r->res.max_resident; i++)
+            fprintf(f, "%s%.4f", i ? ", " : "", r->res.time_at[i]);
+        fprintf(f, "]}\n}\n");
     } else {
-        printf("%s: %s, %d SMs%s\n", name, device_arch(d), r.sm_count,
-               o->sim ? " (the simulator stands in: no memory latency, so not a GPU's timings)" : "");
-        printf("launch: %d threads/block, %d registers, %zu + %zu bytes shared memory, carveout %s;\n"
-               "        %u blocks, each waiting %.1f us\n\n", r.block_size, r.regs, r.smem_static,
-               r.smem_dynamic, carveout_format(r.carveout, co, sizeof co), r.grid, (double)r.wait_ns / 1000);
-        printf("                          predicted (model)   measured\n");
-        printf("  blocks per SM           %-19d %d (%s)\n", r.model.blocks_per_sm, r.api_blocks_per_sm,
-               r.api_from_model ? "the model: no occupancy API here" : "occupancy API");
-        printf("  resident blocks per SM  %-19d %d steady (held >= %.0f%% of the time; brief peak %d)\n",
-               r.model.resident_blocks_per_sm, r.res.steady_resident, 100 * RESIDENCY_STEADY_FRACTION,
-               r.res.max_resident);
-        printf("  waves                   %-19d %d\n", pw, r.res.waves);
+        fprintf(f, "%s: %s, %d SMs%s\n", m->device, m->arch, r->sm_count,
+               m->sim ? " (the simulator stands in: no memory latency, so not a GPU's timings)" : "");
+        fprintf(f, "launch: %d threads/block, %d registers, %zu + %zu bytes shared memory, carveout %s;\n"
+               "        %u blocks, each waiting %.1f us\n\n", r->block_size, r->regs, r->smem_static,
+               r->smem_dynamic, carveout_format(r->carveout, co, sizeof co), r->grid, (double)r->wait_ns / 1000);
+        fprintf(f, "                          predicted (model)   measured\n");
+        fprintf(f, "  blocks per SM           %-19d %d (%s)\n", r->model.blocks_per_sm, r->api_blocks_per_sm,
+               r->api_from_model ? "the model: no occupancy API here" : "occupancy API");
+        fprintf(f, "  resident blocks per SM  %-19d %d steady (held >= %.0f%% of the time; brief peak %d)\n",
+               r->model.resident_blocks_per_sm, r->res.steady_resident, 100 * RESIDENCY_STEADY_FRACTION,
+               r->res.max_resident);
+        fprintf(f, "  waves                   %-19d %d\n", m->predicted_waves, r->res.waves);
         char pred[32];
-        snprintf(pred, sizeof pred, "%.1f%%", 100.0 * r.model.resident_blocks_per_sm *
-                                                  r.model.warps_per_block / maxw);
-        printf("  occupancy               %-19s %.1f%% achieved (time-weighted active warps)\n", pred,
-               100.0 * r.res.achieved_occupancy);
-        if (ncu >= 0)
-            printf("  Nsight Compute                              %.1f%% (%s)\n", ncu, NCU_METRIC);
-        else if (o->ncu)
-            printf("  Nsight Compute          (ncu not found, or it gave no value)\n");
-        printf("  SMs used                                    %d; %zu of %zu blocks recorded complete\n",
-               r.res.sms, r.res.complete, r.res.blocks);
-        printf("  time at k resident      ");
-        for (int i = 1; i <= r.res.max_resident; i++)
-            printf("%s%d: %.0f%%", i > 1 ? ", " : "", i, 100 * r.res.time_at[i]);
-        printf("\n");
+        snprintf(pred, sizeof pred, "%.1f%%", 100.0 * r->model.resident_blocks_per_sm *
+                                                  r->model.warps_per_block / m->max_warps);
+        fprintf(f, "  occupancy               %-19s %.1f%% achieved (time-weighted active warps)\n", pred,
+               100.0 * r->res.achieved_occupancy);
+        if (m->ncu >= 0)
+            fprintf(f, "  Nsight Compute                              %.1f%% (%s)\n", m->ncu, NCU_METRIC);
+        else if (m->ncu_asked)
+            fprintf(f, "  Nsight Compute          (ncu not found, or it gave no value)\n");
+        fprintf(f, "  SMs used                                    %d; %zu of %zu blocks recorded complete\n",
+               r->res.sms, r->res.complete, r->res.blocks);
+        fprintf(f, "  time at k resident      ");
+        for (int i = 1; i <= r->res.max_resident; i++)
+            fprintf(f, "%s%d: %.0f%%", i > 1 ? ", " : "", i, 100 * r->res.time_at[i]);
+        fprintf(f, "\n");
     }
-done:
-    measure_result_free(&r);
-    measure_kernel_free(k);
-    device_close(d);
-    return rc;
 }
 
-int occ_measure_sweep(const OccMeasureOpts *o, const char *path)
+SimStatus occ_measure_sweep(Device *d, const char *name, const OccMeasureOpts *o, FILE *f, FILE *log,
+                            OccSweepSummary *s, SimError *e)
 {
+    memset(s, 0, sizeof *s);
     int n = measure_sweep_configs(o->tiny, NULL);
+    s->configs = n;
     SweepRow *rows = calloc((size_t)n, sizeof *rows);
-    FILE *f = rows ? fopen(path, "w") : NULL;
-    if (!f) {
-        fprintf(stderr, "warpsim occupancy: cannot write %s\n", path);
-        free(rows);
-        return 2;
-    }
+    if (!rows)
+        return sim_error_set(e, SIM_ERR_NOMEM, NULL, 0, 0, "out of memory");
     measure_sweep_configs(o->tiny, rows);
-    char name[128];
-    Device *d = open_device(o, name, sizeof name);
-    if (!d) {
-        fclose(f);
-        free(rows);
-        return 1;
-    }
-    SimError e;
-    sim_error_clear(&e);
     MeasureKernel *k = NULL;
-    int rc = 0, done = 0;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (measure_kernel_load(d, o->regs, o->smem_static, &k, &e)) {
-        fprintf(stderr, "warpsim occupancy --sweep-carveout: %s\n", e.msg);
-        rc = 1;
-        goto out;
+    SimStatus st = measure_kernel_load(d, o->regs, o->smem_static, &k, e);
+    if (st != SIM_OK) {
+        free(rows);
+        return st;
     }
+    int done = 0;
     for (int i = 0; i < n; i++) {
         MeasureConfig c;
         measure_config_init(&c);
@@ -221,12 +214,12 @@ int occ_measure_sweep(const OccMeasureOpts *o, const char *path)
         c.grid = o->grid;
         c.wait_ns = (uint64_t)(o->wait_us * 1000);
         MeasureResult r;
-        if (measure_run(k, &c, &r, &e)) {
-            fprintf(stderr, "warpsim occupancy --sweep-carveout: block %d, dyn %ld, carveout %d: %s\n",
-                    rows[i].block, rows[i].smem_dyn, rows[i].carveout, e.msg);
-            rc = 1;
+        if (measure_run(k, &c, &r, e)) {
+            fprintf(log, "warpsim occupancy --sweep-carveout: block %d, dyn %ld, carveout %d: %s\n", rows[i].block,
+                    rows[i].smem_dyn, rows[i].carveout, e->msg);
+            s->failed = true;
             measure_result_free(&r);
-            if (e.status == SIM_ERR_USAGE)
+            if (e->status == SIM_ERR_USAGE)
                 continue; /* a launch that cannot run: skip it */
             break;
         }
@@ -250,32 +243,34 @@ int occ_measure_sweep(const OccMeasureOpts *o, const char *path)
     }
     fprintf(f, done ? "\n ]}\n" : "{\"configs\": []}\n");
     clock_gettime(CLOCK_MONOTONIC, &t1);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
-    printf("%d of %d configurations measured on %s (%s) in %.1f s; written to %s\n", done, n, name,
-           device_arch(d), secs, path);
-    SweepScore s;
+    s->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    s->measured = done;
     const ArchProfile *a = arch_find(device_arch(d));
     if (a) {
-        measure_sweep_score(a, rows, done, &s, NULL);
-        printf("occupancy API = measured: %d of %d; model resident_blocks_per_sm = measured: %d of %d; "
-               "model = API: %d of %d\n", s.api_vs_measured, s.rows, s.model_vs_measured, s.rows,
-               s.model_vs_api, s.rows);
+        measure_sweep_score(a, rows, done, &s->score, NULL);
+        s->scored = true;
     }
-out:
-    fclose(f);
     measure_kernel_free(k);
-    device_close(d);
     free(rows);
-    return rc;
+    return SIM_OK;
 }
 
-int occ_measure_analyze(const char *path, const char *arch)
+void occ_measure_report_sweep(FILE *f, const OccSweepSummary *s, const char *device, const char *arch,
+                              const char *path)
+{
+    fprintf(f, "%d of %d configurations measured on %s (%s) in %.1f s; written to %s\n", s->measured, s->configs,
+            device, arch, s->seconds, path);
+    if (s->scored)
+        fprintf(f, "occupancy API = measured: %d of %d; model resident_blocks_per_sm = measured: %d of %d; "
+                   "model = API: %d of %d\n", s->score.api_vs_measured, s->score.rows, s->score.model_vs_measured,
+                s->score.rows, s->score.model_vs_api, s->score.rows);
+}
+
+SimStatus occ_measure_analyze(const char *path, const char *arch, FILE *out, SimError *e)
 {
     FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "warpsim occupancy: cannot read %s\n", path);
-        return 2;
-    }
+    if (!f)
+        return sim_error_set(e, SIM_ERR_IO, path, 0, 0, "cannot read %s", path);
     char *line = NULL, file_arch[16] = "";
     size_t cap = 0;
     int n = 0, rcap = 0;
@@ -300,20 +295,20 @@ int occ_measure_analyze(const char *path, const char *arch)
     fclose(f);
     const ArchProfile *a = arch_find(arch ? arch : file_arch[0] ? file_arch : "sm_90");
     if (!a || !n) {
-        fprintf(stderr, "warpsim occupancy: %s: %s\n", path, !a ? "unknown arch" : "no configurations found");
         free(rows);
-        return 2;
+        return sim_error_set(e, SIM_ERR_USAGE, path, 0, 0, "%s: %s", path,
+                             !a ? "unknown arch" : "no configurations found");
     }
     SweepScore s;
-    printf("%s: %d configurations on %s; rows where the model's resident_blocks_per_sm misses:\n", path, n,
-           a->name);
-    measure_sweep_score(a, rows, n, &s, stdout);
-    printf("\noccupancy API predicts the measured residency:           %d of %d\n", s.api_vs_measured, s.rows);
-    printf("model resident_blocks_per_sm predicts it:                %d of %d\n", s.model_vs_measured, s.rows);
-    printf("all shared memory (carveout ignored) predicts it:        %d of %d\n", s.max_shared_vs_measured,
-           s.rows);
-    printf("model blocks_per_sm = occupancy API:                     %d of %d\n", s.model_vs_api, s.rows);
-    printf("measured above the API: %d; below it: %d\n", s.measured_above_api, s.measured_below_api);
+    fprintf(out, "%s: %d configurations on %s; rows where the model's resident_blocks_per_sm misses:\n", path, n,
+            a->name);
+    measure_sweep_score(a, rows, n, &s, out);
+    fprintf(out, "\noccupancy API predicts the measured residency:           %d of %d\n", s.api_vs_measured, s.rows);
+    fprintf(out, "model resident_blocks_per_sm predicts it:                %d of %d\n", s.model_vs_measured, s.rows);
+    fprintf(out, "all shared memory (carveout ignored) predicts it:        %d of %d\n", s.max_shared_vs_measured,
+            s.rows);
+    fprintf(out, "model blocks_per_sm = occupancy API:                     %d of %d\n", s.model_vs_api, s.rows);
+    fprintf(out, "measured above the API: %d; below it: %d\n", s.measured_above_api, s.measured_below_api);
     free(rows);
-    return 0;
+    return SIM_OK;
 }
