@@ -373,16 +373,8 @@ int cmd_occupancy(int argc, char **argv)
     OccReport rep = {.target = t, .ptx_path = o.ptx};
     if (o.ptx && (rc = ptxas_query(o.ptx, o.kernel, t.arch->name, (int)o.maxrreg, &rep.ptxas)) != 0)
         return rc;
-    OccConfig *c = &rep.config;
-    occ_config_init(c);
-    c->block_size = (int)o.block;
-    c->regs_per_thread = o.ptx ? rep.ptxas.regs : (int)o.regs;
-    c->smem_static = o.ptx ? (size_t)rep.ptxas.smem : (size_t)o.smem_static;
-    c->smem_dynamic = (size_t)o.smem_dyn;
-    c->carveout = o.carveout;
-    /* The runtime counts one barrier per kernel; a kernel with more named
-     * barriers (ptxas "used N barriers") takes N. */
-    c->barriers = o.barriers >= 0 ? (int)o.barriers : o.ptx && rep.ptxas.barriers > 1 ? rep.ptxas.barriers : 1;
+    occ_report_config(&rep, (int)o.block, (int)o.regs, (size_t)o.smem_static, (size_t)o.smem_dyn, o.carveout,
+                      (int)o.barriers);
     if (occ_report_compute(&rep, (int)o.cluster, o.nonportable, &e) != SIM_OK)
         return usage_error("%s", e.msg);
     (o.json ? occ_report_json : occ_report_text)(stdout, &rep);

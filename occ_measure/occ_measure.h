@@ -34,6 +34,14 @@ typedef struct {
     bool has_cluster;
 } OccReport;
 
+/* Fill rep->config for a launch of block threads with dynamic shared
+ * memory smem_dyn and carveout (-1 default, else 0..100): registers and
+ * static shared memory from rep->ptxas when rep->ptx_path is set, else regs
+ * and smem_static; barriers per block as given, or when negative one (as
+ * the runtime assumes) or ptxas's count when that is more. */
+void occ_report_config(OccReport *rep, int block, int regs, size_t smem_static, size_t smem_dyn, int carveout,
+                       int barriers);
+
 /* Compute result, best and (cluster > 0: thread-block clusters of that
  * size, nonportable allowing past 8) the cluster bound.  SIM_OK, or the
  * model's error (SIM_ERR_USAGE and a sentence for an impossible launch). */

@@ -12,6 +12,21 @@
 #include "plot.h"
 #include "report.h"
 
+void occ_report_config(OccReport *rep, int block, int regs, size_t smem_static, size_t smem_dyn, int carveout,
+                       int barriers)
+{
+    OccConfig *c = &rep->config;
+    occ_config_init(c);
+    c->block_size = block;
+    c->regs_per_thread = rep->ptx_path ? rep->ptxas.regs : regs;
+    c->smem_static = rep->ptx_path ? (size_t)rep->ptxas.smem : smem_static;
+    c->smem_dynamic = smem_dyn;
+    c->carveout = carveout;
+    /* The runtime counts one barrier per kernel; a kernel with more named
+     * barriers (ptxas "used N barriers") takes N. */
+    c->barriers = barriers >= 0 ? barriers : rep->ptx_path && rep->ptxas.barriers > 1 ? rep->ptxas.barriers : 1;
+}
+
 SimStatus occ_report_compute(OccReport *rep, int cluster, bool nonportable, SimError *err)
 {
     const ArchTarget *t = &rep->target;

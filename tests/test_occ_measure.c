@@ -113,6 +113,30 @@ static void test_occ_report_compute_refuses_an_impossible_launch(void **s)
     assert_false(rep.has_cluster);
 }
 
+static void test_occ_report_config_takes_resources_from_ptxas(void **s)
+{
+    (void)s;
+    OccReport rep;
+    memset(&rep, 0, sizeof rep);
+    occ_report_config(&rep, 256, 32, 2048, 4096, 50, -1);
+    assert_int_equal(rep.config.block_size, 256);
+    assert_int_equal(rep.config.regs_per_thread, 32);
+    assert_int_equal((int)rep.config.smem_static, 2048);
+    assert_int_equal((int)rep.config.smem_dynamic, 4096);
+    assert_int_equal(rep.config.carveout, 50);
+    assert_int_equal(rep.config.barriers, 1); /* the runtime's assumption */
+    rep.ptx_path = "kernel.ptx";
+    rep.ptxas.regs = 40;
+    rep.ptxas.smem = 1024;
+    rep.ptxas.barriers = 3;
+    occ_report_config(&rep, 128, 32, 2048, 0, -1, -1);
+    assert_int_equal(rep.config.regs_per_thread, 40);
+    assert_int_equal((int)rep.config.smem_static, 1024);
+    assert_int_equal(rep.config.barriers, 3); /* more named barriers than one: ptxas's count */
+    occ_report_config(&rep, 128, 32, 2048, 0, -1, 5);
+    assert_int_equal(rep.config.barriers, 5); /* as given */
+}
+
 static void test_occ_report_batch_answers_each_line(void **s)
 {
     (void)s;
@@ -272,6 +296,7 @@ int main(void)
         cmocka_unit_test(test_occ_report_text_and_json_say_the_same),
         cmocka_unit_test(test_occ_report_cluster_and_explanation),
         cmocka_unit_test(test_occ_report_compute_refuses_an_impossible_launch),
+        cmocka_unit_test(test_occ_report_config_takes_resources_from_ptxas),
         cmocka_unit_test(test_occ_report_batch_answers_each_line),
         cmocka_unit_test(test_occ_measure_one_in_the_simulator),
         cmocka_unit_test(test_occ_measure_sweep_then_analyze),
