@@ -1,25 +1,19 @@
 /* cmd_occupancy.c: `warpsim occupancy`, the front end of the occupancy and
- * carveout model (sim/occupancy.h).  One launch from flags (text, --json,
- * --explain, --plot), or many from JSON lines on stdin (--batch).  With
- * --ptx the registers and static shared memory come from ptxas -v, the
- * real compiler.  Lesson 4 (lessons/04-occupancy) is written around it. */
+ * carveout model.  One launch from flags (text, --json, --explain, --plot),
+ * many from JSON lines on stdin (--batch), or measured (--measure,
+ * --sweep-carveout, --analyze-sweep).  Options, messages and exit codes: the
+ * work is occ_measure.h's.  Lesson 4 (lessons/04-occupancy) is written
+ * around it. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "arch.h"
 #include "carveout.h"
 #include "cmd.h"
 #include "occ_measure.h"
-#include "occupancy.h"
-#include "plot.h"
-#include "ptxas.h"
-#include "report.h"
 
 static const char usage_text[] =
 "usage: warpsim occupancy (--arch sm_XX | --gpu NAME) --block N\n"

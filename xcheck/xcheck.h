@@ -144,10 +144,10 @@ typedef struct {
 bool xcheck_compare_launch(const char *arch, const XcheckLaunch *l, SimStatus sst, const LaunchResult *sim,
                            const XcheckRef *ref, XcheckLaunchCmp *c);
 
-/* The three printed columns of one compared buffer: the simulator's value,
- * the reference's (a value, "xxh64 ...", "[k] 0x..." at a difference, or the
- * runs of an order-dependent buffer) and the verdict text, each into a
- * buffer of cap bytes. */
+/* (xcheck_report.c) The three printed columns of one compared buffer: the
+ * simulator's value, the reference's (a value, "xxh64 ...", "[k] 0x..." at
+ * a difference, or the runs of an order-dependent buffer) and the verdict
+ * text, each into a buffer of cap bytes. */
 void xcheck_buf_columns(const XcheckBufCmp *c, const LaunchResult *sim, const XcheckRef *ref, char *sim_col,
                         char *ref_col, char *verdict, size_t cap);
 

@@ -1,8 +1,9 @@
 /* xcheck_run.c: running a cross-check -- each launch on the simulator and
  * on the reference device (a GPU, or a second simulator standing in for
- * one), or against a recording; the comparison of one launch as a whole;
- * what a recording says about its device; saving recordings and finding
- * them again.  Reports go through xcheck_report.c. */
+ * one), or against a recording; what a recording says about its device;
+ * saving recordings and finding them again.  Calls down to xcheck_report.c
+ * (reports), xcheck.c (comparing) and xcheck_record.c (writing); none of
+ * them calls back. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -79,22 +80,6 @@ void xcheck_run_reference(Device *dev, DeviceModule *mod, const XcheckLaunch *l,
     }
     ref->api_blocks = api;
 }
-
-bool xcheck_compare_launch(const char *arch, const XcheckLaunch *l, SimStatus sst, const LaunchResult *sim,
-                           const XcheckRef *ref, XcheckLaunchCmp *c)
-{
-    memset(c, 0, sizeof *c);
-    c->ran = sst == SIM_OK || sst == SIM_ERR_FAULT;
-    c->ok = c->ran && xcheck_compare_buffers(l, sim, ref, c->bufs, &c->nbufs);
-    c->sim_fault = sst == SIM_ERR_FAULT;
-    c->ok = c->ok && !c->sim_fault && !ref->fault[0];
-    c->model_blocks = xcheck_model_blocks(arch, &l->spec, ref->regs, ref->static_smem);
-    c->occ_known = c->model_blocks >= 0 && ref->api_blocks >= 0;
-    c->occ_ok = !c->occ_known || c->model_blocks == ref->api_blocks;
-    c->ok = c->ok && c->occ_ok;
-    return c->ok;
-}
-
 
 bool xcheck_check_lesson_live(XcheckReport *rep, const char *slug, const char *ref_desc, Device *sim,
                               DeviceModule *sm, Device *refdev, DeviceModule *rm, const XcheckLaunch *ls, int n,
