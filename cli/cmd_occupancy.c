@@ -186,37 +186,31 @@ static int parse_args(int argc, char **argv, Opts *o)
         else if (!strcmp(a, "--measure")) o->measure = true;
         else if (!strcmp(a, "--ncu")) o->ncu = true;
         else if (!strcmp(a, "--sweep-tiny")) o->tiny = true;
-        else if (opt_value(argc, argv, &i, "--sweep-carveout", &v, &rc)) {
-            if (rc) return rc;
-            o->sweep = v;
-        } else if (opt_value(argc, argv, &i, "--analyze-sweep", &v, &rc)) {
-            if (rc) return rc;
-            o->analyze = v;
-        } else if (opt_value(argc, argv, &i, "--backend", &v, &rc)) {
+        else if (opt_value(argc, argv, &i, "--backend", &v, &rc)) {
             if (rc) return rc;
             if (strcmp(v, "gpu") && strcmp(v, "sim"))
                 return usage_error("--backend is gpu or sim, not '%s'", v);
             o->sim = !strcmp(v, "sim");
-        }
-        else if (opt_value(argc, argv, &i, "--arch", &v, &rc) ||
-                 opt_value(argc, argv, &i, "--gpu", &v, &rc)) {
-            if (rc) return rc;
-            o->gpu = v;
-        } else if (opt_value(argc, argv, &i, "--ptx", &v, &rc)) {
-            if (rc) return rc;
-            o->ptx = v;
-        } else if (opt_value(argc, argv, &i, "--kernel", &v, &rc)) {
-            if (rc) return rc;
-            o->kernel = v;
-        } else if (opt_value(argc, argv, &i, "--plot", &v, &rc)) {
-            if (rc) return rc;
-            o->plot = v;
         } else if (opt_value(argc, argv, &i, "--carveout", &v, &rc)) {
             SimError e;
             if (rc) return rc;
             if (carveout_parse(v, &o->carveout, &e) != SIM_OK)
                 return usage_error("%s", e.msg);
         } else {
+            static const struct { const char *name; size_t off; } strs[] = {
+                {"--sweep-carveout", offsetof(Opts, sweep)}, {"--analyze-sweep", offsetof(Opts, analyze)},
+                {"--arch", offsetof(Opts, gpu)}, {"--gpu", offsetof(Opts, gpu)}, {"--ptx", offsetof(Opts, ptx)},
+                {"--kernel", offsetof(Opts, kernel)}, {"--plot", offsetof(Opts, plot)},
+            };
+            size_t k = 0;
+            while (k < sizeof strs / sizeof *strs && !opt_value(argc, argv, &i, strs[k].name, &v, &rc))
+                k++;
+            if (k < sizeof strs / sizeof *strs) {
+                if (rc)
+                    return rc;
+                *(const char **)((char *)o + strs[k].off) = v;
+                continue;
+            }
             static const struct { const char *name; long long max; size_t off; bool size; } nums[] = {
                 {"--block", 1 << 20, offsetof(Opts, block), false},
                 {"--regs", 1 << 20, offsetof(Opts, regs), false},
@@ -228,7 +222,7 @@ static int parse_args(int argc, char **argv, Opts *o)
                 {"--grid", 1 << 30, offsetof(Opts, grid), false},
                 {"--wait-us", 10000000, offsetof(Opts, wait_us), false},
             };
-            size_t k = 0;
+            k = 0;
             while (k < sizeof nums / sizeof *nums && !opt_value(argc, argv, &i, nums[k].name, &v, &rc))
                 k++;
             if (k == sizeof nums / sizeof *nums)
