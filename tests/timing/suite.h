@@ -221,16 +221,53 @@ static inline void ts_ranks(const double *x, int n, double *rank)
     }
 }
 
-/* Spearman's rank correlation of x and y (n values each): the Pearson
- * correlation of their ranks, ties averaged.  NAN when n < 2 or when either
- * side has all values equal (no order to compare). */
-static inline double ts_spearman(const double *x, const double *y, int n)
+/* Tie groups of measured values: values within a factor (1 + tol) of their
+ * neighbour in sorted order fall in one group (chained: 100, 101.5, 103 are
+ * one group at tol 0.02).  group[i] = the group of x[i], numbered from 0 in
+ * increasing order; returns the number of groups.  For measured cycles,
+ * whose run-to-run spread makes nearly equal launches swap places. */
+static inline int ts_tie_groups(const double *x, int n, double tol, int *group)
 {
-    if (n < 2 || n > TS_MAX_LAUNCHES)
-        return NAN;
-    double rx[TS_MAX_LAUNCHES], ry[TS_MAX_LAUNCHES], mx = 0, my = 0;
-    ts_ranks(x, n, rx);
-    ts_ranks(y, n, ry);
+    if (n < 1 || n > TS_MAX_LAUNCHES)
+        return 0;
+    int order[TS_MAX_LAUNCHES];
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++) /* insertion sort by value: n is small */
+        for (int j = i; j > 0 && x[order[j - 1]] > x[order[j]]; j--) {
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    int g = 0;
+    for (int k = 0; k < n; k++) {
+        if (k > 0 && !(x[order[k]] <= x[order[k - 1]] * (1 + tol)))
+            g++;
+        group[order[k]] = g;
+    }
+    return g + 1;
+}
+
+/* As ts_ranks, but the values of one ts_tie_groups group share the average
+ * of the ranks they span.  tol 0 is ts_ranks. */
+static inline void ts_ranks_tol(const double *x, int n, double tol, double *rank)
+{
+    int group[TS_MAX_LAUNCHES];
+    if (!ts_tie_groups(x, n, tol, group))
+        return;
+    for (int i = 0; i < n; i++) {
+        int below = 0, same = 0;
+        for (int j = 0; j < n; j++) {
+            below += group[j] < group[i];
+            same += group[j] == group[i];
+        }
+        rank[i] = below + (same + 1) / 2.0;
+    }
+}
+
+static inline double ts_pearson(const double *rx, const double *ry, int n)
+{
+    double mx = 0, my = 0;
     for (int i = 0; i < n; i++) {
         mx += rx[i] / n;
         my += ry[i] / n;
@@ -241,9 +278,49 @@ static inline double ts_spearman(const double *x, const double *y, int n)
         sxx += (rx[i] - mx) * (rx[i] - mx);
         syy += (ry[i] - my) * (ry[i] - my);
     }
-    if (sxx <= 0 || syy <= 0)
+    if (sxx <= 1e-12 || syy <= 1e-12)
         return NAN;
     return sxy / sqrt(sxx * syy);
+}
+
+/* Spearman's rank correlation of x and y (n values each): the Pearson
+ * correlation of their ranks, ties averaged.  NAN when n < 2 or when either
+ * side has all values tied (no order to compare). */
+static inline double ts_spearman(const double *x, const double *y, int n)
+{
+    if (n < 2 || n > TS_MAX_LAUNCHES)
+        return NAN;
+    double rx[TS_MAX_LAUNCHES], ry[TS_MAX_LAUNCHES];
+    ts_ranks(x, n, rx);
+    ts_ranks(y, n, ry);
+    return ts_pearson(rx, ry, n);
+}
+
+/* Spearman of simulated against measured cycles: as ts_spearman, but the
+ * launches whose measured cycles tie (ts_tie_groups with tol) are not
+ * ordered on either side: the simulator's ranks are averaged over each such
+ * group too, so its order inside a group the hardware cannot order is not
+ * judged, while a value far off still moves its group's rank. */
+static inline double ts_spearman_hw(const double *sim, const double *hw, int n, double tol)
+{
+    if (n < 2 || n > TS_MAX_LAUNCHES)
+        return NAN;
+    double rx[TS_MAX_LAUNCHES], ry[TS_MAX_LAUNCHES], avg[TS_MAX_LAUNCHES];
+    int group[TS_MAX_LAUNCHES];
+    ts_tie_groups(hw, n, tol, group);
+    ts_ranks(sim, n, rx);
+    ts_ranks_tol(hw, n, tol, ry);
+    for (int i = 0; i < n; i++) {
+        double sum = 0;
+        int cnt = 0;
+        for (int j = 0; j < n; j++)
+            if (group[j] == group[i]) {
+                sum += rx[j];
+                cnt++;
+            }
+        avg[i] = sum / cnt;
+    }
+    return ts_pearson(avg, ry, n);
 }
 
 /* Mean over i of |sim[i] - hw[i]| / hw[i]: the mean absolute error of
