@@ -90,3 +90,22 @@ extern "C" __global__ void mb_atomic_one(int *p, int iters)
     for (int i = 0; i < iters; i++)
         atomicAdd(p, 1);
 }
+
+// Launch and block-dispatch cost: a kernel that does nothing, at several
+// grid sizes (Nsight Compute's cycles of an empty grid).
+extern "C" __global__ void mb_empty() {}
+
+// DRAM read bandwidth: the grid reads n floats (float4 loads, grid-stride,
+// several in flight a thread) once; bytes / Nsight Compute's cycles.
+extern "C" __global__ void mb_stream_read(const float4 *in, float *out, unsigned n4)
+{
+    float s = 0.0f;
+    unsigned stride = gridDim.x * blockDim.x;
+#pragma unroll 4
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n4; i += stride) {
+        float4 v = in[i];
+        s += v.x + v.y + v.z + v.w;
+    }
+    if (s != 0.0f)
+        out[0] = s;
+}

@@ -164,6 +164,29 @@ res["atomic_one_address_unaggregated"] = {
            "address) as the fixed cost; updates / cycles",
     "updates_per_cycle": round(262144 / (b1["metrics"]["cycles"] - blk["metrics"]["cycles"]), 4),
     "cycles_bins1": b1["metrics"]["cycles"], "cycles_bins4096": blk["metrics"]["cycles"]}
+if ("launch_overhead", "g1") in micro:
+    cyc = {g: micro[("launch_overhead", f"g{g}")]["metrics"]["cycles"] for g in (1, 132, 1056, 8448)}
+    res["launch_overhead"] = {
+        "how": "an empty kernel (mb_empty, blocks of 256 threads) at 1, 132, 1056 and 8448 blocks: Nsight Compute "
+               "gpc__cycles_elapsed.max at base clock; per_block_cycles = (cycles(8448) - cycles(1056)) / 7392, "
+               "the cost of dispatching and retiring one more block of 8 warps across the 132 SMs",
+        "cycles": {str(g): c for g, c in cyc.items()},
+        "per_block_cycles": round((cyc[8448] - cyc[1056]) / 7392, 3)}
+if ("dram_bandwidth", "m64") in micro:
+    m64, m256 = micro[("dram_bandwidth", "m64")]["metrics"], micro[("dram_bandwidth", "m256")]["metrics"]
+    extra = (256 - 64) << 20
+    res["dram_read_bandwidth"] = {
+        "how": "mb_stream_read (1056 blocks of 256 threads, float4 grid-stride loads) reading 64 MB and 256 MB "
+               "once, caches flushed; (bytes(256) - bytes(64)) / (cycles(256) - cycles(64)), and the same over "
+               "gpu__time_duration",
+        "bytes_per_cycle_base_clock": round(extra / (m256["cycles"] - m64["cycles"]), 1),
+        "gb_per_s": round(extra / (m256["gpu__time_duration.sum"] - m64["gpu__time_duration.sum"]), 1),
+        "dram_bytes_read_256": m256.get("dram__bytes_read.sum")}
+longest = max(suite, key=lambda r: r["metrics"]["cycles"])
+res["sm_clock_under_ncu"] = {
+    "how": f"cycles / gpu__time_duration of the longest suite launch ({longest['family']}/{longest['launch']}): "
+           "the SM clock Nsight Compute locked at base",
+    "mhz": round(longest["metrics"]["cycles"] / longest["metrics"]["gpu__time_duration.sum"] * 1000, 1)}
 with open(out_micro, "w") as f:
     json.dump({"what": "tests/timing/microbench.txt (tests/timing/microbench.cu) on the GPU: latencies from "
                        "clock64 (SM cycles) and %globaltimer (ns) inside the kernel, under Nsight Compute "
