@@ -263,6 +263,45 @@ static void test_recording_covers_the_suite_and_shows_each_effect(void **s)
     ts_free(&suite);
 }
 
+/* ---- the recorder ------------------------------------------------------ */
+
+/* tests/timing/hw_record.c is built by hand on a GPU machine, not by make:
+ * build it here against the library and run the atomics family with --sim,
+ * so it cannot rot, and the suite's atomics add up in the simulator (every
+ * total 262144, the bins an even share).  Only for the plain build/ (a
+ * sanitizer library would need its flags). */
+static void test_recorder_builds_and_runs_a_family_in_the_simulator(void **s)
+{
+    (void)s;
+    if (strcmp(warpsim(), "build/warpsim") || access("build/libwarpsim.a", R_OK)) {
+        printf("skip: the recorder is checked against build/libwarpsim.a only (WARPSIM is %s)\n", warpsim());
+        skip();
+    }
+    char out[1 << 15];
+    const char *cmd = "cc -std=c11 -D_GNU_SOURCE -O1 -Isim -Igpu -Ilaunch -Itests/timing tests/timing/hw_record.c "
+                      "build/libwarpsim.a -o build/hw_record -lz -lpthread -ldl -lm 2>&1 && "
+                      "build/hw_record --sim tests/timing/families.txt atomics 2>&1";
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail_msg("the recorder failed:\n%s", out);
+    const char *want[] = {"\"launch\": \"bins1\"", "\"values\": [262144]", "\"count\": 32, \"values\": [8192, 8192",
+                          "\"count\": 1024, \"values\": [256, 256", "\"launch\": \"block\""};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(out, want[i]))
+            fail_msg("no '%s' in the recorder's output:\n%s", want[i], out);
+    int lines = 0, sums = 0;
+    for (const char *q = out; (q = strstr(q, "\"status\": \"ok\"")); q++)
+        lines++;
+    for (const char *q = out; (q = strstr(q, "[262144]")); q++)
+        sums++;
+    assert_int_equal(lines, 6); /* bins1, bins32, bins1024, bins4096, warp, block */
+    assert_int_equal(sums, 3);  /* bins1, warp, block */
+}
+
 /* ---- the committed PTX ----------------------------------------------- */
 
 static void test_committed_timing_ptx_matches_the_cu(void **s)
@@ -443,6 +482,7 @@ int main(void)
         cmocka_unit_test(test_list_rejects_bad_lines_with_their_line_number),
         cmocka_unit_test(test_suite_launches_are_complete_run_lines),
         cmocka_unit_test(test_recording_covers_the_suite_and_shows_each_effect),
+        cmocka_unit_test(test_recorder_builds_and_runs_a_family_in_the_simulator),
         cmocka_unit_test(test_committed_timing_ptx_matches_the_cu),
         cmocka_unit_test(test_simulated_timing_follows_the_h100_family_by_family),
     };
