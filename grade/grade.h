@@ -124,17 +124,22 @@ typedef struct {
  * read; SIM_ERR_NODEVICE when nvcc is missing or cannot be run, or no
  * temporary folder can be made; SIM_ERR_UNSUPPORTED when the simulator
  * cannot load the compiled PTX; SIM_ERR_NOMEM.  Free *r with
- * grade_report_free in every case.  Blocking; it forks nvcc, ptxas and (with
- * o->gpu) a GPU process, and reads o->student again for a finding in it. */
+ * grade_report_free in every case.  Blocking: nvcc and ptxas run as child
+ * processes and, with o->gpu, the GPU's runs in a forked one; o->progress
+ * is called on the way. */
 SimStatus grade_run(const GradeExercise *ex, const GradeOptions *o, GradeReport *r, SimError *err);
 
 /* Free what *r owns and zero it; a zeroed report is fine. */
 void grade_report_free(GradeReport *r);
 
-/* The report for a terminal (in colour when f is one and $NO_COLOR is
- * unset): tests, rubric, findings with their source line and a marker,
- * replay commands, the score.  r must come from grade_run (SIM_OK) or be
- * filled alike. */
+/* The writers take a report grade_run filled with SIM_OK (or one filled
+ * alike: ex, student and items set) and write it to f; they change nothing
+ * in r and report no error (check f with ferror).
+ *
+ * The report for a terminal (in colour when f is one and $NO_COLOR is
+ * unset): tests, rubric, findings with their source line (read again from
+ * the file when it is a header the submission includes) and a marker,
+ * replay commands, the score. */
 void grade_write_text(FILE *f, const GradeReport *r);
 /* {"lesson", "passed", "score", "max_score", "tests": [{"name", "passed",
  * "score", "max_score", "output"}], "findings": [{"kind", "file", "line",

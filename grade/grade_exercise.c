@@ -37,8 +37,9 @@ bool grade_exercise_valid(const GradeExercise *e, char *msg, size_t cap)
         if (!e->tests[i].name || e->tests[i].points < 0)
             return fail(msg, cap, "has a test with no name or negative points", k);
     for (int i = 0; i < e->nrubric; i++)
-        if (!e->rubric[i].name || e->rubric[i].points < 0 || (unsigned)e->rubric[i].kind > GRADE_RUBRIC_MIN_OCCUPANCY)
-            return fail(msg, cap, "has a rubric item with no name, negative points or an unknown kind", k);
+        if (!e->rubric[i].name || e->rubric[i].points < 0 || (unsigned)e->rubric[i].kind > GRADE_RUBRIC_MIN_OCCUPANCY ||
+            (unsigned)e->rubric[i].per > GRADE_PER_LAUNCH)
+            return fail(msg, cap, "has a rubric item with no name, negative points, or an unknown kind or unit", k);
     return true;
 }
 

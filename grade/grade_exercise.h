@@ -116,10 +116,13 @@ typedef struct GradeExercise {
 #define GRADE_BUDGET_BASE 100000
 
 /* true when e can be graded: names, arch, counts within their limits,
- * every array and both callbacks present, every test worth >= 0 points.
+ * every array and both callbacks present, every test and rubric item named
+ * and worth >= 0 points, rubric kinds and units known.
  * Else false with one line in msg naming the first problem ("the exercise
  * has no tests").  It does not call launch() or check(). */
 bool grade_exercise_valid(const GradeExercise *e, char *msg, size_t cap);
+
+/* The rest take an exercise grade_exercise_valid accepts. */
 
 /* Points of all tests and rubric items together. */
 int grade_exercise_max_score(const GradeExercise *e);

@@ -262,6 +262,11 @@ static void test_grade_api_refuses_bad_input_with_a_reason(void **s)
     ex.nparams = GRADE_MAX_PARAMS + 1;
     expect_refused(&ex, &o, SIM_ERR_USAGE, "more than 8 parameters");
     ex = own_exercise;
+    GradeRubric odd[] = {{GRADE_RUBRIC_MAX_ATOMICS, "per what?", 1, (GradePer)7, 1}};
+    ex.rubric = odd;
+    ex.nrubric = 1;
+    expect_refused(&ex, &o, SIM_ERR_USAGE, "an unknown kind or unit");
+    ex = own_exercise;
     ex.lesson = NULL;
     expect_refused(&ex, &o, SIM_ERR_USAGE, "names no lesson");
     GradeOptions bad = options("tests/grade/atomic.cu", 0);
