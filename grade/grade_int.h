@@ -1,12 +1,12 @@
 /* grade_int.h: what the grader's files share and nothing else needs; the
  * public contract is grade.h.  Calls go one way, top to bottom:
  *   grade.c (grade_run)  -> grade_compile.c, grade_sim.c, grade_gpu.c,
- *                           grade_rubric.c, grade_finding.c
- *   grade_sim.c, grade_gpu.c -> grade_finding.c, grade_launch.c
- *                           (grade_gpu.c also -> grade_compile.c, for the GPU's arch)
- *   grade_finding.c      -> grade_launch.c
- *   grade_compile.c, grade_launch.c, grade_rubric.c, grade_exercise.c and
- *   grade_report.c (the public writers) call no other file of the grader. */
+ *                           grade_rubric.c, grade_finding.c, grade_exercise.c
+ *   grade_sim.c          -> grade_finding.c, grade_launch.c
+ *   grade_gpu.c          -> grade_finding.c, grade_launch.c, grade_compile.c
+ *   grade_finding.c      -> grade_launch.c;   grade_rubric.c -> grade_exercise.c
+ *   grade_compile.c, grade_launch.c, grade_exercise.c and grade_report.c
+ *   (the public writers) call no other file of the grader. */
 #ifndef WARPSIM_GRADE_INT_H
 #define WARPSIM_GRADE_INT_H
 

@@ -2,8 +2,10 @@
  * alone, with no `warpsim` process, as a course platform or a web back end
  * would: lesson 1's exercise on the fixtures of tests/grade/, an exercise
  * defined here in the test (no lesson behind it), the progress callback,
- * and the statuses and messages of bad input.  The cases that compile need
- * nvcc and are skipped without it. */
+ * the statuses and messages of bad input, and the layering (the grader
+ * includes nothing from lessons/ or cli/, lessons/ nothing from cli/).  The
+ * cases that compile need nvcc and are skipped without it. */
+#include <glob.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -303,6 +305,43 @@ static void test_grade_api_every_lessons_exercise_is_valid_and_names_its_lesson(
     assert_true(with >= 3);
 }
 
+/* ---- layering: lessons sit above the grader, the command above both ---------- */
+
+/* Every `#include "NAME"` of the files matching pattern whose NAME is a
+ * header in one of the folders of `above` (space-separated globs): none. */
+static void expect_no_include_from(const char *pattern, const char *above)
+{
+    glob_t files, hs;
+    assert_int_equal(glob(pattern, GLOB_BRACE, NULL, &files), 0);
+    assert_int_equal(glob(above, GLOB_BRACE, NULL, &hs), 0);
+    for (size_t i = 0; i < files.gl_pathc; i++) {
+        FILE *f = fopen(files.gl_pathv[i], "r");
+        assert_non_null(f);
+        char line[512];
+        while (fgets(line, sizeof line, f)) {
+            char name[256];
+            if (sscanf(line, " #include \"%255[^\"]\"", name) != 1)
+                continue;
+            for (size_t k = 0; k < hs.gl_pathc; k++) {
+                const char *base = strrchr(hs.gl_pathv[k], '/');
+                if (!strcmp(base ? base + 1 : hs.gl_pathv[k], name))
+                    fail_msg("%s includes \"%s\", which is %s, a folder above it", files.gl_pathv[i], name,
+                             hs.gl_pathv[k]);
+            }
+        }
+        fclose(f);
+    }
+    globfree(&files);
+    globfree(&hs);
+}
+
+static void test_grade_api_no_folder_includes_one_above_it(void **s)
+{
+    (void)s;
+    expect_no_include_from("grade/*.[ch]", "{lessons/*.h,lessons/*/*.h,lessons/*/*/*.h,cli/*.h}");
+    expect_no_include_from("{lessons/*.[ch],lessons/*/*.[ch],lessons/*/*/*.[ch]}", "cli/*.h");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_grade_api_own_exercise_wrong_answer_is_a_finding_at_the_kernel),
         cmocka_unit_test(test_grade_api_refuses_bad_input_with_a_reason),
         cmocka_unit_test(test_grade_api_every_lessons_exercise_is_valid_and_names_its_lesson),
+        cmocka_unit_test(test_grade_api_no_folder_includes_one_above_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
