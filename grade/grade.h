@@ -114,7 +114,8 @@ typedef struct {
     double seconds;              /* wall time of the grading */
 } GradeReport;
 
-/* Grade o->student against exercise ex.  SIM_OK with *r filled, whether
+/* Grade o->student against exercise ex; r and err must not be NULL, ex
+ * and o->student must outlive *r.  SIM_OK with *r filled, whether
  * the kernel passed or not (r->passed): a file that does not compile, a
  * missing kernel, wrong parameters, a wrong answer, a race, a fault, an
  * endless loop are all findings in a graded report.  Any other status when
