@@ -185,6 +185,18 @@ int device_kernel_param_size(DeviceModule *m, const char *entry, int i);
  * float, .u64 for a pointer, .b8 for a struct); PTX_T_NONE out of range. */
 int device_kernel_param_type(DeviceModule *m, const char *entry, int i);
 
+/* The most simulated memory the device may hold: global allocations
+ * (device_malloc and module variables) plus, during a launch, the local
+ * memory, shared memory and registers of its resident blocks; 0 (the
+ * default) is no limit.  Over it, device_malloc and device_load_ptx fail
+ * with SIM_ERR_USAGE naming the sizes, and a launch stops before it
+ * allocates with a "memory-limit" fault such as "local memory: 64 KiB per
+ * thread x 1024 threads x 8 resident blocks = 512 MiB exceeds the 256 MiB
+ * limit".  A grader sets it so a submission cannot take the machine's
+ * memory.  The simulator only: the GPU backend keeps its own memory. */
+void device_set_memory_limit(Device *d, uint64_t bytes);
+uint64_t device_memory_limit(const Device *d);
+
 /* Global memory.  Allocations are zero-filled; every access a kernel makes is
  * checked against them. */
 SimStatus device_malloc(Device *d, size_t bytes, DevicePtr *out, SimError *err);
