@@ -48,7 +48,13 @@ typedef struct {
     uint64_t static_smem;     /* bytes of static shared memory */
     uint64_t local_bytes;     /* bytes of local memory per thread */
     double seconds;           /* host wall time of the launch */
+    uint64_t printf_dropped;  /* bytes of printf output dropped past the first
+                                 DEVICE_PRINTF_MAX (0: the output is whole) */
 } DeviceStats;
+
+/* The most printf output one launch keeps (device_printf_output); what comes
+ * after is counted in DeviceStats.printf_dropped, never silently lost. */
+#define DEVICE_PRINTF_MAX ((size_t)64 << 20)
 
 /* Why a launch stopped early.  kind is a short word: "out-of-bounds",
  * "misaligned", "barrier-divergence", "deadlock", "budget-exceeded", "trap",

@@ -271,6 +271,7 @@ struct Exec {
     /* printf output of this launch, and who printed each piece */
     char *out;
     size_t out_len, out_cap;
+    uint64_t out_dropped;     /* printf bytes past DEVICE_PRINTF_MAX */
     struct ExecPrint *prints;
     size_t n_prints, cap_prints;
 };

@@ -545,11 +545,13 @@ fail:
 static uint64_t arena_bytes(const ExecArena *a, uint64_t *local, uint64_t *shared, uint64_t *regs)
 {
     uint64_t slots = (uint64_t)a->nslots, nt = (uint64_t)a->nthreads, nw = (uint64_t)a->nwarps;
-    *local = slots * nt * (a->local_size + 1) + slots * nt * (a->tparam_size + 1);
-    *shared = slots * (a->shared_size + 1);
+    *local = slots * nt * a->local_size;
+    *shared = slots * a->shared_size;
+    /* registers, and the rest a resident warp and thread needs */
     *regs = slots * nw *
-            ((uint64_t)a->reg_hi * WARP * sizeof(uint64_t) + ((uint64_t)a->n_preds + 1) * sizeof(uint32_t) +
-             (uint64_t)WARP * MAX_CALL_DEPTH * sizeof(int32_t) + sizeof(Warp));
+                ((uint64_t)a->reg_hi * WARP * sizeof(uint64_t) + ((uint64_t)a->n_preds + 1) * sizeof(uint32_t) +
+                 (uint64_t)WARP * MAX_CALL_DEPTH * sizeof(int32_t) + sizeof(Warp)) +
+            slots * nt * (a->tparam_size + 2) + slots;
     return *local + *shared + *regs;
 }
 
@@ -703,6 +705,7 @@ done:
             exec_arena_free(x.arena);
     }
     exec_printf_finish(&x);
+    stats->printf_dropped = x.out_dropped;
     *out = x.out;
     *out_len = x.out_len;
     return rc;

@@ -95,6 +95,7 @@ typedef struct {
 
     PtxMap mod_vars, mod_funcs;
     PtxMap pnames;          /* parameter names of the list being parsed */
+    PtxVar *pvec; int pvec_cap; /* that list, before it moves to the arena */
     int vars_cap, funcs_cap, locs_cap, files_cap;
     uint64_t init_total;
     long total_regs;

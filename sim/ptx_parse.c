@@ -265,8 +265,9 @@ static void parse_params(PtxParser *p, PtxVar **out, int *n_out, const char *wha
                 ptx_fail(p, t, "expected '.param' in the %s list, found %s", what,
                          ptx_tok_describe(t, d, sizeof d));
             }
-            if (n == cap)
-                v = ptx_arena_grow(p, v, n, &cap, sizeof *v);
+            ptx_vec_reserve(p, (void **)&p->pvec, &p->pvec_cap, n + 1, sizeof *v);
+            v = p->pvec;
+            memset(&v[n], 0, sizeof *v);
             ptx_decl_param(p, &v[n]);
             if (ptx_map_get(seen, v[n].name) >= 0)
                 ptx_fail(p, t, "duplicate parameter '%s'", v[n].name);
@@ -279,8 +280,14 @@ static void parse_params(PtxParser *p, PtxVar **out, int *n_out, const char *wha
         }
     }
     (void)open;
+    (void)cap;
     ptx_expect(p, ')', what[0] == 'r' ? "after the return parameters" : "after the parameter list");
-    *out = v;
+    /* exactly n in the arena: no trail of doubled copies */
+    *out = NULL;
+    if (n) {
+        *out = ptx_alloc(p, (size_t)n * sizeof *v);
+        memcpy(*out, v, (size_t)n * sizeof *v);
+    }
     *n_out = n;
 }
 
@@ -459,6 +466,7 @@ static void parser_free(PtxParser *p)
     ptx_map_free(&p->mod_vars);
     ptx_map_free(&p->mod_funcs);
     ptx_map_free(&p->pnames);
+    free(p->pvec);
     ptx_map_free(&p->fregs);
     ptx_map_free(&p->fvars);
     ptx_map_free(&p->flabels);
