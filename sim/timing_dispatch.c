@@ -13,7 +13,7 @@
 #include "exec_int.h"
 #include "timing_int.h"
 
-static void model_free(TimingModel *tm)
+void timing_model_free(TimingModel *tm)
 {
     if (!tm)
         return;
@@ -35,21 +35,49 @@ static void model_free(TimingModel *tm)
     free(tm);
 }
 
-bool timing_launch_begin(Exec *x, const ExecOptions *opt)
+TimingModel *timing_model_new(const TimingParams *p, int nsm, uint64_t l1_bytes, DeviceTiming *out)
 {
     TimingModel *tm = calloc(1, sizeof *tm);
     if (!tm)
+        return NULL;
+    tm->p = p;
+    const double *v = p->v;
+    tm->out = out;
+    memset(out, 0, sizeof *out);
+    out->on = true;
+    out->clock_mhz = v[TP_CLOCK_MHZ];
+    tm->nsm = nsm;
+    tm->sms = calloc((size_t)(nsm > 0 ? nsm : 1), sizeof *tm->sms);
+    tm->atom = calloc(TIMING_ATOM_SLOTS, sizeof *tm->atom);
+    tm->l2_parts = v[TP_L2_PARTITIONS] >= 1 ? (int)v[TP_L2_PARTITIONS] : 1;
+    tm->l2_bw = calloc((size_t)tm->l2_parts, sizeof *tm->l2_bw);
+    if (!tm->sms || !tm->atom || !tm->l2_bw)
+        goto fail;
+    for (int s = 0; s < nsm; s++) {
+        tm->sms[s].next_ready = UINT64_MAX;
+        if (!timing_cache_init(&tm->sms[s].l1, l1_bytes, (int)v[TP_L1_WAYS_MIN], true))
+            goto fail;
+    }
+    tm->l1_bytes = nsm > 0 ? tm->sms[0].l1.bytes : 0;
+    if (!timing_cache_init(&tm->l2, (uint64_t)v[TP_L2_KB] * 1024, (int)v[TP_L2_WAYS], false))
+        goto fail;
+    for (int i = 0; i < tm->l2_parts; i++)
+        timing_bw_init(&tm->l2_bw[i], v[TP_L2_BYTES_PER_CYCLE] / tm->l2_parts);
+    timing_bw_init(&tm->dram_bw, v[TP_DRAM_BYTES_PER_CYCLE]);
+    return tm;
+fail:
+    timing_model_free(tm);
+    return NULL;
+}
+
+bool timing_launch_begin(Exec *x, const ExecOptions *opt)
+{
+    TimingModel *tm = timing_model_new(timing_params_for(opt->arch), x->nsm, opt->l1_bytes, &x->stats->timing);
+    if (!tm)
         return false;
     x->tm = tm;
-    tm->p = timing_params_for(opt->arch);
-    const double *v = tm->p->v;
-    tm->out = &x->stats->timing;
-    memset(tm->out, 0, sizeof *tm->out);
-    tm->out->on = true;
-    tm->out->clock_mhz = v[TP_CLOCK_MHZ];
     tm->out->l1_bytes = opt->l1_bytes;
     tm->out->smem_carveout_bytes = opt->smem_carveout;
-    tm->nsm = x->nsm;
     tm->nwarps = x->nwarps;
     tm->max_warps = opt->arch ? opt->arch->max_warps_per_sm : 64;
     size_t nw = (size_t)x->nslots * (size_t)x->nwarps;
@@ -59,27 +87,11 @@ bool timing_launch_begin(Exec *x, const ExecOptions *opt)
     tm->warps = calloc(nw, sizeof *tm->warps);
     tm->sb = calloc(nw * per, sizeof *tm->sb);
     tm->sbk = calloc(nw * per, sizeof *tm->sbk);
-    tm->sms = calloc((size_t)x->nsm, sizeof *tm->sms);
-    tm->atom = calloc(TIMING_ATOM_SLOTS, sizeof *tm->atom);
-    tm->l2_parts = v[TP_L2_PARTITIONS] >= 1 ? (int)v[TP_L2_PARTITIONS] : 1;
-    tm->l2_bw = calloc((size_t)tm->l2_parts, sizeof *tm->l2_bw);
-    if (!tm->warps || !tm->sb || !tm->sbk || !tm->sms || !tm->atom || !tm->l2_bw)
+    if (!tm->warps || !tm->sb || !tm->sbk)
         goto fail;
-    for (int s = 0; s < x->nsm; s++) {
-        tm->sms[s].next_ready = UINT64_MAX;
-        if (!timing_cache_init(&tm->sms[s].l1, opt->l1_bytes, (int)v[TP_L1_WAYS_MIN], true))
-            goto fail;
-    }
-    if (x->nsm > 0)
-        tm->l1_bytes = tm->sms[0].l1.bytes;
-    if (!timing_cache_init(&tm->l2, (uint64_t)v[TP_L2_KB] * 1024, (int)v[TP_L2_WAYS], false))
-        goto fail;
-    for (int i = 0; i < tm->l2_parts; i++)
-        timing_bw_init(&tm->l2_bw[i], v[TP_L2_BYTES_PER_CYCLE] / tm->l2_parts);
-    timing_bw_init(&tm->dram_bw, v[TP_DRAM_BYTES_PER_CYCLE]);
     return true;
 fail:
-    model_free(tm);
+    timing_model_free(tm);
     x->tm = NULL;
     return false;
 }
@@ -101,6 +113,7 @@ void timing_block_begin(Exec *x, Block *b)
         tw->min_issue = ready;
         tw->min_reason = DEVICE_STALL_DISPATCH;
         tw->cached_pc = -1;
+        tw->npc = -1;
         tw->active = true;
         tw->start = now;
         tw->age = b->linear * 64 + (uint64_t)k;
@@ -109,6 +122,7 @@ void timing_block_begin(Exec *x, Block *b)
     }
     if (ready < ts->next_ready)
         ts->next_ready = ready;
+    memset(ts->sched_min, 0, sizeof ts->sched_min); /* new warps in the lists */
 }
 
 void timing_block_end(Exec *x, Block *b)
@@ -136,9 +150,12 @@ void timing_barrier_release(Exec *x, Warp *w)
     if (ready > tw->min_issue)
         tw->min_issue = ready;
     tw->min_reason = DEVICE_STALL_BARRIER;
+    tw->npc = -1;
+    tw->cached_pc = -1;
     TimingSM *ts = &tm->sms[w->blk->sm];
     if (ready < ts->next_ready)
         ts->next_ready = ready;
+    memset(ts->sched_min, 0, sizeof ts->sched_min);
 }
 
 uint64_t timing_globaltimer(const Exec *x)
@@ -173,6 +190,6 @@ void timing_launch_end(Exec *x)
         x->cycle = tm->end;
     o->launch_overhead = (uint64_t)tm->p->v[TP_LAUNCH_OVERHEAD];
     x->cycle += o->launch_overhead;
-    model_free(tm);
+    timing_model_free(tm);
     x->tm = NULL;
 }

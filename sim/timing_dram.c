@@ -13,14 +13,17 @@ void timing_bw_init(TimingBw *b, double bytes_per_cycle)
 {
     b->per_window = bytes_per_cycle * TIMING_BW_WINDOW;
     b->used = NULL;
-    b->n = b->full_below = 0;
+    b->skip = NULL;
+    b->n = 0;
     b->nomem = false;
 }
 
 void timing_bw_free(TimingBw *b)
 {
     free(b->used);
+    free(b->skip);
     b->used = NULL;
+    b->skip = NULL;
     b->n = 0;
 }
 
@@ -36,37 +39,52 @@ static bool grow(TimingBw *b, uint64_t need)
         b->nomem = true;
         return false;
     }
-    for (uint64_t i = b->n; i < n; i++)
-        u[i] = 0;
     b->used = u;
+    uint64_t *sk = realloc(b->skip, n * sizeof *sk);
+    if (!sk) {
+        b->nomem = true;
+        return false;
+    }
+    b->skip = sk;
+    for (uint64_t i = b->n; i < n; i++) {
+        u[i] = 0;
+        sk[i] = i;
+    }
     b->n = n;
     return true;
+}
+
+/* The first window at or after k that is not full (path halving over skip). */
+static uint64_t first_open(TimingBw *b, uint64_t k)
+{
+    while (k < b->n && b->skip[k] != k) {
+        uint64_t next = b->skip[k];
+        if (next < b->n)
+            b->skip[k] = b->skip[next];
+        k = next;
+    }
+    return k;
 }
 
 uint64_t timing_bw_reserve(TimingBw *b, uint64_t t, unsigned bytes)
 {
     if (b->per_window <= 0 || b->nomem || !bytes)
         return t;
-    uint64_t k = t / TIMING_BW_WINDOW;
-    if (k < b->full_below)
-        k = b->full_below;
     double left = bytes;
-    uint64_t start = UINT64_MAX;
+    uint64_t k = first_open(b, t / TIMING_BW_WINDOW), start = UINT64_MAX;
     while (left > 0) {
         if (!grow(b, k + 1))
             return start == UINT64_MAX ? t : start;
         double room = b->per_window - b->used[k];
-        if (room > 0) {
-            if (start == UINT64_MAX)
-                start = k * TIMING_BW_WINDOW;
-            double take = room < left ? room : left;
-            b->used[k] += (float)take;
-            left -= take;
-        }
-        if (b->used[k] >= b->per_window - 1e-3 && k == b->full_below)
-            b->full_below = k + 1;
+        double take = room < left ? room : left;
+        if (start == UINT64_MAX)
+            start = k * TIMING_BW_WINDOW;
+        b->used[k] += (float)take;
+        left -= take;
+        if (b->used[k] >= b->per_window - 1e-3) /* full: later requests skip it */
+            b->skip[k] = k + 1;
         if (left > 0)
-            k++;
+            k = first_open(b, k + 1);
     }
     return start < t ? t : start;
 }

@@ -25,7 +25,8 @@ typedef struct {
     double per_window;        /* bytes one window carries */
     float *used;              /* bytes taken per window (grown on demand) */
     uint64_t n;               /* windows allocated */
-    uint64_t full_below;      /* every window below this one is full */
+    uint64_t *skip;           /* per window: itself when not full, else a later
+                                 window to look at (path-halved) */
     bool nomem;               /* growing failed: requests then pass unthrottled */
 } TimingBw;
 
@@ -35,6 +36,7 @@ void timing_bw_free(TimingBw *b);
 uint64_t timing_bw_reserve(TimingBw *b, uint64_t t, unsigned bytes);
 
 /* ---- caches (timing_l1.c, timing_l2.c) ------------------------------------ */
+#define TIMING_NO_TAG 0xffffffffu
 typedef struct {
     uint32_t tag;             /* line address (byte address >> 7), valid when sectors */
     uint8_t sectors;          /* valid 32-byte sectors */
@@ -45,6 +47,8 @@ typedef struct {
 
 typedef struct {
     TimingLine *lines;        /* sets x ways */
+    uint32_t *tags;           /* sets x ways: the tag of each valid line, else
+                                 TIMING_NO_TAG (scanned first: one cache line a set) */
     uint32_t sets, ways;      /* sets: a power of two (L1) or any count (L2) */
     uint32_t stamp;
     uint64_t bytes;           /* capacity modelled */
@@ -112,6 +116,9 @@ typedef struct {
                                  membar, cp.async wait) */
     uint8_t min_reason;       /* the DEVICE_STALL_* of min_issue */
     int32_t cached_pc;        /* dep_ready below is for this pc, -1 none */
+    int32_t npc;              /* a diverged warp's next pc (exec_next_group), -1
+                                 unknown: it changes only when the warp issues or
+                                 a barrier releases it */
     uint64_t dep_ready;       /* its next instruction's operands are ready */
     uint8_t dep_reason;
     bool active;              /* counted in occupancy (dispatched, not exited) */
@@ -131,6 +138,9 @@ typedef struct {
     uint64_t mio_free;        /* the shared-memory unit is busy until */
     void *greedy[4];          /* per scheduler: the warp it issued last (GTO) */
     uint64_t next_ready;      /* earliest cycle a warp may issue (time skipping) */
+    uint64_t sched_min[4];    /* per scheduler: none of its warps can issue before
+                                 this (0: look) -- a lower bound, since units only
+                                 get busier; dispatch and barrier release reset it */
     TimingCache l1;
     int live_blocks;
     uint64_t active_since, active_cycles;
@@ -172,6 +182,12 @@ struct Warp;
 struct SimInst;
 uint64_t timing_lsu_issue(struct Exec *x, struct Warp *w, const struct SimInst *in, const TimingInst *ti,
                           uint32_t m, uint64_t now, int *kind);
+
+/* A model with its memory system (nsm L1s of l1_bytes each, the L2, DRAM,
+ * atomics) and no warps yet; results go to *out, which it zeroes.  NULL
+ * when out of memory.  timing_dispatch.c; the unit tests build one too. */
+TimingModel *timing_model_new(const TimingParams *p, int nsm, uint64_t l1_bytes, DeviceTiming *out);
+void timing_model_free(TimingModel *tm);
 
 /* Scoreboard (timing_scoreboard.c): build the per-pc table for prog. */
 struct SimProgram;

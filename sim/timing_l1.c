@@ -31,30 +31,37 @@ bool timing_cache_init(TimingCache *c, uint64_t bytes, int min_ways, bool pow2)
     c->ways = (uint32_t)(lines / sets);
     c->bytes = (uint64_t)c->sets * c->ways * 128;
     c->lines = calloc((size_t)c->sets * c->ways, sizeof *c->lines);
-    return c->lines != NULL;
+    c->tags = malloc((size_t)c->sets * c->ways * sizeof *c->tags);
+    if (!c->lines || !c->tags)
+        return false;
+    memset(c->tags, 0xff, (size_t)c->sets * c->ways * sizeof *c->tags);
+    return true;
 }
 
 void timing_cache_free(TimingCache *c)
 {
     free(c->lines);
+    free(c->tags);
     c->lines = NULL;
+    c->tags = NULL;
 }
 
-static TimingLine *set_of(TimingCache *c, uint32_t tag)
+static size_t set_of(const TimingCache *c, uint32_t tag)
 {
     uint32_t h = tag ^ (tag >> 11) ^ (tag >> 19); /* spread strided lines over sets */
     uint32_t s = (c->sets & (c->sets - 1)) == 0 ? (h & (c->sets - 1)) : h % c->sets;
-    return &c->lines[(size_t)s * c->ways];
+    return (size_t)s * c->ways;
 }
 
 TimingLine *timing_cache_find(TimingCache *c, uint32_t tag)
 {
-    if (!c->lines)
+    if (!c->lines || tag == TIMING_NO_TAG)
         return NULL;
-    TimingLine *set = set_of(c, tag);
+    size_t s = set_of(c, tag);
+    const uint32_t *tags = c->tags + s;
     for (uint32_t w = 0; w < c->ways; w++)
-        if (set[w].sectors && set[w].tag == tag)
-            return &set[w];
+        if (tags[w] == tag)
+            return c->lines[s + w].sectors ? &c->lines[s + w] : NULL;
     return NULL;
 }
 
@@ -63,7 +70,8 @@ TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted)
     *evicted = 0;
     if (!c->lines)
         return NULL;
-    TimingLine *set = set_of(c, tag), *victim = &set[0];
+    size_t s = set_of(c, tag);
+    TimingLine *set = &c->lines[s], *victim = &set[0];
     for (uint32_t w = 0; w < c->ways; w++) {
         if (set[w].sectors && set[w].tag == tag)
             return &set[w];
@@ -77,6 +85,7 @@ TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted)
     *evicted = victim->sectors ? victim->dirty : 0;
     memset(victim, 0, sizeof *victim);
     victim->tag = tag;
+    c->tags[s + (size_t)(victim - set)] = tag;
     return victim;
 }
 
@@ -122,7 +131,10 @@ void timing_l1_store(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t
 
 void timing_l1_invalidate(TimingModel *tm, int sm, uint32_t line)
 {
-    TimingLine *l = timing_cache_find(&tm->sms[sm].l1, line);
-    if (l)
+    TimingCache *c = &tm->sms[sm].l1;
+    TimingLine *l = timing_cache_find(c, line);
+    if (l) {
         l->sectors = 0;
+        c->tags[(size_t)(l - c->lines)] = TIMING_NO_TAG;
+    }
 }

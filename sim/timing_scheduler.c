@@ -104,12 +104,15 @@ static void deps(TimingModel *tm, size_t wi, TimingWarp *tw, int32_t pc)
     tw->cached_pc = pc;
 }
 
-static inline int32_t next_pc(const Warp *w)
+static inline int32_t next_pc(const Warp *w, TimingWarp *tw)
 {
     if (w->conv)
         return w->upc;
-    uint32_t m;
-    return exec_next_group(w, &m);
+    if (tw->npc < 0) {
+        uint32_t m;
+        tw->npc = exec_next_group(w, &m);
+    }
+    return tw->npc;
 }
 
 Warp *timing_pick(Exec *x, SimSM *sm, int q)
@@ -117,6 +120,12 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
     TimingModel *tm = x->tm;
     TimingSM *ts = &tm->sms[sm - x->sms];
     uint64_t now = x->cycle;
+    if (now < ts->sched_min[q]) { /* nothing of its can issue yet */
+        if (ts->sched_min[q] < ts->next_ready)
+            ts->next_ready = ts->sched_min[q];
+        return NULL;
+    }
+    uint64_t smin = UINT64_MAX;
     int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0;
     Warp *greedy = ts->greedy[q], *best = NULL;
     uint64_t best_age = UINT64_MAX;
@@ -129,18 +138,19 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
             continue;
         size_t wi = warp_index(x, w);
         TimingWarp *tw = &tm->warps[wi];
-        int32_t pc = next_pc(w);
+        int32_t pc = next_pc(w, tw);
         if (pc != tw->cached_pc)
             deps(tm, wi, tw, pc);
-        int reason;
-        uint64_t r = unit_ready(tm, ts, q, tm->ii[pc].cls, &reason);
-        if (tw->dep_ready > r)
-            r = tw->dep_ready;
-        if (tw->min_issue > r)
-            r = tw->min_issue;
+        uint64_t r = tw->dep_ready > tw->min_issue ? tw->dep_ready : tw->min_issue;
+        if (r <= now) {
+            int reason;
+            uint64_t u = unit_ready(tm, ts, q, tm->ii[pc].cls, &reason);
+            if (u > r)
+                r = u;
+        }
         if (r > now) {
-            if (r < ts->next_ready)
-                ts->next_ready = r;
+            if (r < smin)
+                smin = r;
             continue;
         }
         nready++;
@@ -155,8 +165,11 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
             best_age = tw->age;
         }
     }
-    if (nready > 1 && now + 1 < ts->next_ready)
-        ts->next_ready = now + 1; /* the ones not selected try again next cycle */
+    if (nready > 1)
+        smin = now + 1; /* the ones not selected try again next cycle */
+    ts->sched_min[q] = smin;
+    if (smin < ts->next_ready)
+        ts->next_ready = smin;
     if (best) {
         ts->greedy[q] = best;
         tm->cur_q = q;
@@ -290,10 +303,12 @@ void timing_issue(Exec *x, Warp *w)
     }
     tw->last = now;
     tw->cached_pc = -1;
+    tw->npc = -1;
     tw->min_issue = min_issue;
     tw->min_reason = (uint8_t)min_reason;
     if (ts->next_ready > now + 1)
         ts->next_ready = now + 1; /* it may issue again: look next cycle */
+    ts->sched_min[q] = 0;
     if (!w->run && !w->barwait && !w->syncwait && tw->active) { /* every lane exited */
         tw->active = false;
         ts->warp_cycles += now + 1 - tw->start;
