@@ -3,8 +3,8 @@
  * (the same values the functional executor uses), a generic address is
  * resolved to its window, and the access goes to the unit that serves it:
  * the shared-memory unit (bank conflicts replayed, one wavefront a cycle),
- * the L1 (coalesced into lines and sectors, a line a cycle or four sectors,
- * whichever is slower), or the L2's atomic units.  Returns the cycle its
+ * the L1 (coalesced into lines and sectors, TP_L1_SECTORS_PER_CYCLE sectors
+ * a cycle), or the L2's atomic units.  Returns the cycle its
  * results are in registers; the unit's busy time is what throttles the next
  * memory instruction (lg_throttle, mio_throttle). */
 #include "exec_int.h"
@@ -56,10 +56,7 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
     TimingAccess acc;
     timing_coalesce(m, addr, bytes, &acc);
     double spc = tm->p->v[TP_L1_SECTORS_PER_CYCLE];
-    uint64_t occ = (uint64_t)acc.nlines;
-    uint64_t bysec = (uint64_t)((acc.nsectors + spc - 1) / spc);
-    if (bysec > occ)
-        occ = bysec;
+    uint64_t occ = (uint64_t)((acc.nsectors + spc - 1) / spc); /* tags and data: sectors a cycle */
     uint64_t start = ts->lsu_free > now ? ts->lsu_free : now;
     ts->lsu_free = start + (occ ? occ : 1);
     uint64_t done = start + (uint64_t)tm->p->v[TP_L1_LAT];

@@ -86,3 +86,16 @@ extern "C" __global__ void async_tiles(const float *in, float *out, int tiles)
     }
     out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
+
+// %clock64 around a dependent chain of n FMAs: the modelled latency.
+extern "C" __global__ void clock_chain(long long *cycles, float *out, int n)
+{
+    float a = threadIdx.x;
+    long long t0 = clock64();
+    for (int k = 0; k < n; k++)
+        a = fmaf(a, 0.999f, 0.5f);
+    out[threadIdx.x] = a;
+    long long t1 = clock64();
+    if (threadIdx.x == 0)
+        cycles[0] = t1 - t0;
+}
