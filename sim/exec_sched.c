@@ -348,7 +348,12 @@ void exec_sched_run(Exec *x)
             while (sm->now < limit && sm->live && !x->faulted) {
                 x->cycle = sm->now;
                 bool freed = sm_cycle(x, sm);
-                sm->now = x->tm ? timing_next_cycle(x, sm) : sm->now + 1; /* timing hook */
+                if (x->tm) { /* timing hook: skip idle cycles, not past the slice (traces) */
+                    uint64_t next = timing_next_cycle(x, sm);
+                    sm->now = next < limit ? next : limit;
+                } else {
+                    sm->now++;
+                }
                 if (freed)
                     break; /* the next block goes where room appeared first */
             }

@@ -10,6 +10,8 @@
  * against the recorded H100 numbers is the timing suite's job. */
 #include "harness.h"
 
+#include <sys/wait.h>
+
 #define TK "tests/kernels/timing.ptx"
 
 static DeviceModule *tmod;
@@ -204,6 +206,60 @@ static void test_cp_async_overlaps_the_copy_with_compute(void **s)
     assert_true((double)(st.cycles - st.timing.launch_overhead) < 16 * dram);
 }
 
+/* ---- the command line -------------------------------------------------- */
+
+static char *sh(const char *args, int *rc)
+{
+    const char *w = getenv("WARPSIM");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", w ? w : "build/warpsim", args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 22, n = 0;
+    char *out = calloc(1, cap);
+    size_t got;
+    while ((got = fread(out + n, 1, cap - 1 - n, p)) > 0)
+        n += got;
+    *rc = WEXITSTATUS(pclose(p));
+    return out;
+}
+
+static void test_run_timing_json_has_the_timing_object(void **s)
+{
+    (void)s;
+    int rc;
+    char *out = sh("run " TK " --kernel stream_scale --grid 8 --block 256 --arg buf:f32[2048]=fill:1 "
+                   "--arg buf:f32[2048]=fill:0 --arg i32:2048 --timing --carveout 50 --json", &rc);
+    assert_int_equal(rc, 0);
+    const char *keys[] = {"\"cycles\"", "\"timing\": {", "\"achieved_occupancy\"", "\"sm_active_cycles\": [",
+                          "\"l1_hit_rate\"", "\"l2_hit_rate\"", "\"dram_bytes\"", "\"bank_conflict_replays\"",
+                          "\"long_scoreboard\"", "\"short_scoreboard\"", "\"barrier\"", "\"membar\"",
+                          "\"mio_throttle\"", "\"lg_throttle\"", "\"math_pipe_throttle\"", "\"not_selected\"",
+                          "\"wait\"", "\"smem_carveout_bytes\": 135168"}; /* 50% of 228 KB rounds up to 132 KB */
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strstr(out, keys[i]))
+            fail_msg("no %s in: %s", keys[i], out);
+    free(out);
+    out = sh("run " TK " --kernel stream_scale --grid 8 --block 256 --arg buf:f32[2048]=fill:1 "
+             "--arg buf:f32[2048]=fill:0 --arg i32:2048 --timing", &rc);
+    assert_int_equal(rc, 0);
+    assert_non_null(strstr(out, "cycles modelled"));
+    assert_non_null(strstr(out, "achieved occupancy"));
+    assert_non_null(strstr(out, "warp states: long_scoreboard"));
+    free(out);
+}
+
+static void test_run_rejects_a_bad_carveout(void **s)
+{
+    (void)s;
+    int rc;
+    char *out = sh("run " TK " --kernel stream_scale --grid 1 --block 32 --arg buf:f32[32]=fill:1 "
+                   "--arg buf:f32[32]=fill:0 --arg i32:32 --carveout 101", &rc);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(out, "--carveout '101'"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +273,8 @@ int main(void)
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_shared_stride_32_conflicts_and_33_does_not, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_cp_async_overlaps_the_copy_with_compute, setup, harness_teardown),
+        cmocka_unit_test(test_run_timing_json_has_the_timing_object),
+        cmocka_unit_test(test_run_rejects_a_bad_carveout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
