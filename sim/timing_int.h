@@ -36,7 +36,7 @@ void timing_bw_free(TimingBw *b);
 uint64_t timing_bw_reserve(TimingBw *b, uint64_t t, unsigned bytes);
 
 /* ---- caches (timing_l1.c, timing_l2.c) ------------------------------------ */
-#define TIMING_NO_TAG 0xffffffffu
+#define TIMING_NO_TAG 0u
 typedef struct {
     uint32_t tag;             /* line address (byte address >> 7), valid when sectors */
     uint8_t sectors;          /* valid 32-byte sectors */
@@ -47,8 +47,10 @@ typedef struct {
 
 typedef struct {
     TimingLine *lines;        /* sets x ways */
-    uint32_t *tags;           /* sets x ways: the tag of each valid line, else
-                                 TIMING_NO_TAG (scanned first: one cache line a set) */
+    uint32_t *tags;           /* sets x ways: key of each valid line (its tag's low
+                                 31 bits + 1), else TIMING_NO_TAG -- zero, so a new
+                                 cache costs no writes (scanned first: one cache line
+                                 a set) */
     uint32_t sets, ways;      /* sets: a power of two (L1) or any count (L2) */
     uint32_t stamp;
     uint64_t bytes;           /* capacity modelled */

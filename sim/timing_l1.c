@@ -31,11 +31,8 @@ bool timing_cache_init(TimingCache *c, uint64_t bytes, int min_ways, bool pow2)
     c->ways = (uint32_t)(lines / sets);
     c->bytes = (uint64_t)c->sets * c->ways * 128;
     c->lines = calloc((size_t)c->sets * c->ways, sizeof *c->lines);
-    c->tags = malloc((size_t)c->sets * c->ways * sizeof *c->tags);
-    if (!c->lines || !c->tags)
-        return false;
-    memset(c->tags, 0xff, (size_t)c->sets * c->ways * sizeof *c->tags);
-    return true;
+    c->tags = calloc((size_t)c->sets * c->ways, sizeof *c->tags); /* all TIMING_NO_TAG */
+    return c->lines && c->tags;
 }
 
 void timing_cache_free(TimingCache *c)
@@ -53,14 +50,17 @@ static size_t set_of(const TimingCache *c, uint32_t tag)
     return (size_t)s * c->ways;
 }
 
+static inline uint32_t key_of(uint32_t tag) { return (tag & 0x7fffffffu) + 1; }
+
 TimingLine *timing_cache_find(TimingCache *c, uint32_t tag)
 {
-    if (!c->lines || tag == TIMING_NO_TAG)
+    if (!c->lines)
         return NULL;
     size_t s = set_of(c, tag);
     const uint32_t *tags = c->tags + s;
+    uint32_t key = key_of(tag);
     for (uint32_t w = 0; w < c->ways; w++)
-        if (tags[w] == tag)
+        if (tags[w] == key)
             return c->lines[s + w].sectors ? &c->lines[s + w] : NULL;
     return NULL;
 }
@@ -85,7 +85,7 @@ TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted)
     *evicted = victim->sectors ? victim->dirty : 0;
     memset(victim, 0, sizeof *victim);
     victim->tag = tag;
-    c->tags[s + (size_t)(victim - set)] = tag;
+    c->tags[s + (size_t)(victim - set)] = key_of(tag);
     return victim;
 }
 
