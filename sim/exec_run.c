@@ -630,6 +630,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         for (int k = 0; k < x.nwarps; k++)
             warp_setup(&x, b, &b->warps[k], k, opt->nsm > 0 ? opt->nsm : 1);
     }
+    stats->timing.on = false; /* a stats record reused from a timed launch */
     if (cfg->timing && !timing_launch_begin(&x, opt)) /* timing hook */
         goto done;
     struct timespec t0, t1;

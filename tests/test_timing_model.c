@@ -206,6 +206,49 @@ static void test_cp_async_overlaps_the_copy_with_compute(void **s)
     assert_true((double)(st.cycles - st.timing.launch_overhead) < 16 * dram);
 }
 
+/* ---- the host API ----------------------------------------------------------- */
+
+static void test_untimed_launch_clears_timing_of_a_reused_stats_record(void **s)
+{
+    (void)s;
+    SimError err;
+    const char *entry = device_find_kernel(tmod, "fma_chain1", &err);
+    DevicePtr out = zeros(32 * 4);
+    int n = 8;
+    void *args[] = {&out, &n};
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .timing = true};
+    DeviceStats st;
+    memset(&st, 0, sizeof st);
+    assert_int_equal(device_launch(tmod, entry, &cfg, args, &st, NULL, &err), SIM_OK);
+    assert_true(st.timing.on);
+    uint64_t timed_cycles = st.cycles;
+    cfg.timing = false;
+    assert_int_equal(device_launch(tmod, entry, &cfg, args, &st, NULL, &err), SIM_OK);
+    assert_false(st.timing.on);
+    assert_true(st.cycles < timed_cycles); /* issue slots: no latency, no launch overhead */
+}
+
+static void test_sm80_has_its_own_plausible_table(void **s)
+{
+    (void)s;
+    SimError err;
+    Device *d80 = device_open_sim("sm_80", &err);
+    assert_non_null(d80);
+    Device *keep = dev;
+    dev = d80;
+    DeviceModule *m = load_file(TK);
+    int n = 108 * 256 * 4;
+    DevicePtr in = ones_f32((size_t)n), out = zeros((size_t)n * 4);
+    DeviceStats st = timed(m, "stream_scale", 108 * 4, 256, 0, (void *[]){&in, &out, &n});
+    assert_true(st.timing.clock_mhz == 1410);
+    assert_int_equal(st.timing.nsm, 108);
+    assert_int_equal(st.timing.l1_bytes, 184 * 1024); /* 192 KB unified, 8 KB shared at carveout 0 */
+    assert_int_equal(st.timing.dram_read_bytes, (uint64_t)n * 4);
+    assert_true(st.cycles > st.timing.launch_overhead);
+    device_close(d80);
+    dev = keep;
+}
+
 /* ---- the command line -------------------------------------------------- */
 
 static char *sh(const char *args, int *rc)
@@ -273,6 +316,9 @@ int main(void)
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_shared_stride_32_conflicts_and_33_does_not, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_cp_async_overlaps_the_copy_with_compute, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_untimed_launch_clears_timing_of_a_reused_stats_record, setup,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_sm80_has_its_own_plausible_table, setup, harness_teardown),
         cmocka_unit_test(test_run_timing_json_has_the_timing_object),
         cmocka_unit_test(test_run_rejects_a_bad_carveout),
     };
