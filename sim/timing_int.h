@@ -139,6 +139,8 @@ typedef struct {
     uint64_t lsu_free;        /* the L1 (global/local/atomics) is busy until */
     uint64_t mio_free;        /* the shared-memory unit is busy until */
     void *greedy[4];          /* per scheduler: the warp it issued last (GTO) */
+    int greedy_k[4];          /* and its index in the scheduler's share (checked:
+                                 the lists are rebuilt when blocks come and go) */
     uint64_t next_ready;      /* earliest cycle a warp may issue (time skipping) */
     uint64_t sched_min[4];    /* per scheduler: none of its warps can issue before
                                  this (0: look) -- a lower bound, since units only

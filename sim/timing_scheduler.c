@@ -115,6 +115,19 @@ static inline int32_t next_pc(const Warp *w, TimingWarp *tw)
     return tw->npc;
 }
 
+/* The cycle w's operands and its own waits allow its next issue (deps cached). */
+static inline uint64_t ready_at(TimingModel *tm, const Exec *x, Warp *w, int32_t *pcout)
+{
+    size_t wi = warp_index(x, w);
+    TimingWarp *tw = &tm->warps[wi];
+    int32_t pc = next_pc(w, tw);
+    if (pc != tw->cached_pc)
+        deps(tm, wi, tw, pc);
+    *pcout = pc;
+    uint64_t r = tw->dep_ready > tw->min_issue ? tw->dep_ready : tw->min_issue;
+    return r;
+}
+
 Warp *timing_pick(Exec *x, SimSM *sm, int q)
 {
     TimingModel *tm = x->tm;
@@ -128,20 +141,31 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
     uint64_t smin = UINT64_MAX;
     int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0;
     Warp *greedy = ts->greedy[q], *best = NULL;
-    uint64_t best_age = UINT64_MAX;
-    int nready = 0;
-    bool got_greedy = false;
     bool random = x->cfg->schedule == DEVICE_SCHED_RANDOM;
+    int gk = ts->greedy_k[q];
+    if (greedy && !random && gk < n && sm->wl[q + 4 * gk] == greedy && greedy->run) {
+        /* greedy: the warp issued last keeps issuing while it can (the others
+         * are looked at when it cannot) */
+        int32_t pc;
+        uint64_t r = ready_at(tm, x, greedy, &pc);
+        if (r <= now) {
+            int reason;
+            if (unit_ready(tm, ts, q, tm->ii[pc].cls, &reason) <= now) {
+                tm->cur_q = q;
+                return greedy;
+            }
+        }
+    }
+    uint64_t best_age = UINT64_MAX;
+    int nready = 0, best_k = -1;
+    bool got_greedy = false;
     for (int k = 0; k < n; k++) {
         Warp *w = sm->wl[q + 4 * k];
         if (!w->run)
             continue;
-        size_t wi = warp_index(x, w);
-        TimingWarp *tw = &tm->warps[wi];
-        int32_t pc = next_pc(w, tw);
-        if (pc != tw->cached_pc)
-            deps(tm, wi, tw, pc);
-        uint64_t r = tw->dep_ready > tw->min_issue ? tw->dep_ready : tw->min_issue;
+        int32_t pc;
+        uint64_t r = ready_at(tm, x, w, &pc);
+        const TimingWarp *tw = &tm->warps[warp_index(x, w)];
         if (r <= now) {
             int reason;
             uint64_t u = unit_ready(tm, ts, q, tm->ii[pc].cls, &reason);
@@ -155,13 +179,17 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
         }
         nready++;
         if (random) { /* --schedule random: any ready warp (reservoir choice) */
-            if (exec_rand_below(x, (uint32_t)nready) == 0)
+            if (exec_rand_below(x, (uint32_t)nready) == 0) {
                 best = w;
+                best_k = k;
+            }
         } else if (w == greedy) {
             best = w;
+            best_k = k;
             got_greedy = true;
         } else if (tw->age < best_age && !got_greedy) {
             best = w;
+            best_k = k;
             best_age = tw->age;
         }
     }
@@ -172,6 +200,7 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
         ts->next_ready = smin;
     if (best) {
         ts->greedy[q] = best;
+        ts->greedy_k[q] = best_k;
         tm->cur_q = q;
     }
     return best;
