@@ -302,6 +302,8 @@ void timing_issue(Exec *x, Warp *w)
     case TC_NANOSLEEP:
         if (em) {
             uint64_t ns = exec_src(x, w, in->s[0])[__builtin_ctz(em)] & 0xffffffffu;
+            if (ns > 1000000) /* the PTX ISA's limit: 1 ms */
+                ns = 1000000;
             min_issue = now + (uint64_t)((double)ns * v[TP_CLOCK_MHZ] / 1000.0);
         }
         min_reason = DEVICE_STALL_SLEEPING;

@@ -11,6 +11,9 @@
 #include "harness.h"
 #include "device_int.h"
 
+#define FUZZ_EXEC_NO_MAIN
+#include "fuzz_exec.c"
+
 #define DIR_KERNELS "tests/kernels"
 #define BUF 65536
 
@@ -149,11 +152,61 @@ static void test_outputs_are_bit_identical_with_timing_on_and_off(void **s)
     assert_int_equal(order_only, 4); /* each listed entry exists */
 }
 
+/* Every file of dir (ending in suffix) through the executor fuzzer's
+ * recipe (tests/fuzz_exec.c: first entry, small buffers, a budget) with the
+ * timing model on.  Returns files; *ran counts those that launched. */
+static int replay_dir(const char *dir, const char *suffix, int *ran)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        fail_msg("cannot open %s (run from the repository root)", dir);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t k = strlen(e->d_name), m = strlen(suffix);
+        if (e->d_name[0] == '.' || k < m || strcmp(e->d_name + k - m, suffix))
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        FILE *f = fopen(path, "rb");
+        if (!f)
+            continue; /* a folder */
+        static char text[1 << 20];
+        size_t len = fread(text, 1, sizeof text, f);
+        fclose(f);
+        SimStatus st = fuzz_exec_run(text, len);
+        n++;
+        *ran += st == SIM_OK || st == SIM_ERR_FAULT;
+    }
+    closedir(d);
+    return n;
+}
+
+/* The executor fuzzer's finds (tests/corpus/exec/) and the test and lesson
+ * kernels, replayed through its recipe with the timing model on: hostile PTX
+ * loads or fails, runs or faults, never crashes (under `make asan`: never
+ * touches memory it should not). */
+static void test_fuzz_corpus_replays_with_timing_without_crash(void **s)
+{
+    (void)s;
+    fuzz_exec_timing = true;
+    int ran = 0;
+    int n = replay_dir("tests/corpus/exec", "", &ran);
+    n += replay_dir(DIR_KERNELS, ".ptx", &ran);
+    static const char *const lessons[] = {"lessons/01-threads-and-races", "lessons/02-warps",
+                                          "lessons/03-atomics", "lessons/04-occupancy"};
+    for (int i = 0; i < 4; i++)
+        n += replay_dir(lessons[i], "kernel.ptx", &ran);
+    fuzz_exec_timing = false;
+    print_message("%d inputs replayed with timing, %d launched\n", n, ran);
+    assert_true(n > 60 && ran > 25);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_outputs_are_bit_identical_with_timing_on_and_off, harness_setup_sim,
                                         harness_teardown),
+        cmocka_unit_test(test_fuzz_corpus_replays_with_timing_without_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
