@@ -9,6 +9,7 @@
  * thresholds ask for the direction and a clear margin; the calibration
  * against the recorded H100 numbers is the timing suite's job. */
 #include "harness.h"
+#include "measure.h"
 
 #include <sys/wait.h>
 
@@ -206,6 +207,39 @@ static void test_cp_async_overlaps_the_copy_with_compute(void **s)
     assert_true((double)(st.cycles - st.timing.launch_overhead) < 16 * dram);
 }
 
+/* ---- measured occupancy, simulated ------------------------------------------ */
+
+/* gpu/measure.h on the simulator with the timing model: residency measured
+ * by %smid and %globaltimer in modelled time, beside the model's own
+ * achieved occupancy -- the simulated side of "simulated vs measured". */
+static void test_measured_residency_in_modelled_time(void **s)
+{
+    (void)s;
+    SimError err;
+    MeasureKernel *k = NULL;
+    assert_int_equal(measure_kernel_load(dev, 32, 0, &k, &err), SIM_OK);
+    MeasureConfig c;
+    measure_config_init(&c);
+    c.block_size = 256;
+    c.timing = true;
+    c.wait_ns = 2000; /* 200 ns (the default) is over before greedy schedulers start the last blocks */
+    MeasureResult r;
+    memset(&r, 0, sizeof r);
+    if (measure_run(k, &c, &r, &err) != SIM_OK)
+        fail_msg("measure_run: %s", err.msg);
+    print_message("measured in modelled time: %d blocks resident per SM (model %d), %d waves, achieved "
+                  "occupancy %.2f (timing model %.2f)\n", r.res.max_resident, r.model.blocks_per_sm, r.res.waves,
+                  r.res.achieved_occupancy, r.sim_achieved_occupancy);
+    assert_int_equal(r.res.max_resident, r.model.blocks_per_sm);
+    /* two waves' worth of blocks; greedy scheduling lets the oldest spinning
+     * warps finish first, so some SMs chain more blocks one after another */
+    assert_true(r.res.waves >= 2);
+    assert_true(r.sim_achieved_occupancy > 0.3 && r.sim_achieved_occupancy <= 1);
+    assert_true(r.res.achieved_occupancy > 0.3 && r.res.achieved_occupancy <= 1);
+    measure_result_free(&r);
+    measure_kernel_free(k);
+}
+
 /* ---- the host API ----------------------------------------------------------- */
 
 static void test_untimed_launch_clears_timing_of_a_reused_stats_record(void **s)
@@ -316,6 +350,7 @@ int main(void)
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_shared_stride_32_conflicts_and_33_does_not, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_cp_async_overlaps_the_copy_with_compute, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_measured_residency_in_modelled_time, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_untimed_launch_clears_timing_of_a_reused_stats_record, setup,
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_sm80_has_its_own_plausible_table, setup, harness_teardown),
