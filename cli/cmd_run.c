@@ -19,7 +19,7 @@ static const char run_help[] =
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
     "                   [--arg SPEC]... [--json] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
-    "                   [--check races]\n"
+    "                   [--check races] [--timing] [--carveout P]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"
