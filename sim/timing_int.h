@@ -41,12 +41,12 @@ typedef struct {
     uint32_t tag;             /* line address (byte address >> 7), valid when sectors */
     uint8_t sectors;          /* valid 32-byte sectors */
     uint8_t dirty;            /* sectors written and not yet in DRAM (L2) */
-    uint32_t lru;             /* last use stamp */
     uint64_t ready;           /* data of a fill arrives at this cycle */
 } TimingLine;
 
 typedef struct {
     TimingLine *lines;        /* sets x ways */
+    uint32_t *lru;            /* sets x ways: last use stamp of each line */
     uint32_t *tags;           /* sets x ways: key of each valid line (its tag's low
                                  31 bits + 1), else TIMING_NO_TAG -- zero, so a new
                                  cache costs no writes (scanned first: one cache line
@@ -66,7 +66,7 @@ TimingLine *timing_cache_find(TimingCache *c, uint32_t tag);
 /* A line for tag (found, or a victim -- LRU -- cleared for it); *evicted
  * gets the dirty sectors of the victim it replaced (0 none). */
 TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted);
-static inline void timing_cache_touch(TimingCache *c, TimingLine *l) { l->lru = ++c->stamp; }
+static inline void timing_cache_touch(TimingCache *c, TimingLine *l) { c->lru[l - c->lines] = ++c->stamp; }
 
 typedef struct TimingModel TimingModel;
 

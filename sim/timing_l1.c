@@ -32,15 +32,18 @@ bool timing_cache_init(TimingCache *c, uint64_t bytes, int min_ways, bool pow2)
     c->bytes = (uint64_t)c->sets * c->ways * 128;
     c->lines = calloc((size_t)c->sets * c->ways, sizeof *c->lines);
     c->tags = calloc((size_t)c->sets * c->ways, sizeof *c->tags); /* all TIMING_NO_TAG */
-    return c->lines && c->tags;
+    c->lru = calloc((size_t)c->sets * c->ways, sizeof *c->lru);
+    return c->lines && c->tags && c->lru;
 }
 
 void timing_cache_free(TimingCache *c)
 {
     free(c->lines);
     free(c->tags);
+    free(c->lru);
     c->lines = NULL;
     c->tags = NULL;
+    c->lru = NULL;
 }
 
 static size_t set_of(const TimingCache *c, uint32_t tag)
@@ -71,22 +74,26 @@ TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted)
     if (!c->lines)
         return NULL;
     size_t s = set_of(c, tag);
-    TimingLine *set = &c->lines[s], *victim = &set[0];
+    const uint32_t *tags = c->tags + s, *lru = c->lru + s;
+    uint32_t key = key_of(tag), victim = UINT32_MAX;
     for (uint32_t w = 0; w < c->ways; w++) {
-        if (set[w].sectors && set[w].tag == tag)
-            return &set[w];
-        if (!set[w].sectors) {
-            if (victim->sectors)
-                victim = &set[w];
-        } else if (victim->sectors && set[w].lru < victim->lru) {
-            victim = &set[w];
-        }
+        if (tags[w] == key && c->lines[s + w].sectors)
+            return &c->lines[s + w];
+        if (tags[w] == TIMING_NO_TAG && victim == UINT32_MAX)
+            victim = w; /* an empty way */
     }
-    *evicted = victim->sectors ? victim->dirty : 0;
-    memset(victim, 0, sizeof *victim);
-    victim->tag = tag;
-    c->tags[s + (size_t)(victim - set)] = key_of(tag);
-    return victim;
+    if (victim == UINT32_MAX) { /* a full set: the least recently used */
+        victim = 0;
+        for (uint32_t w = 1; w < c->ways; w++)
+            if (lru[w] < lru[victim])
+                victim = w;
+    }
+    TimingLine *l = &c->lines[s + victim];
+    *evicted = l->sectors ? l->dirty : 0;
+    memset(l, 0, sizeof *l);
+    l->tag = tag;
+    c->tags[s + victim] = key;
+    return l;
 }
 
 uint64_t timing_l1_load(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors)
