@@ -140,6 +140,10 @@ void timing_block_end(Exec *x, Block *b)
     }
     if (ts->live_blocks > 0 && !--ts->live_blocks)
         ts->active_cycles += now - ts->active_since;
+    /* the warp lists are rebuilt without this block: warps change scheduler */
+    memset(ts->sched_min, 0, sizeof ts->sched_min);
+    if (ts->next_ready > now)
+        ts->next_ready = now;
 }
 
 void timing_barrier_release(Exec *x, Warp *w)

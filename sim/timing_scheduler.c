@@ -8,6 +8,8 @@
  * between two issues is charged to the reason it waited (Nsight Compute's
  * stall names).  exec_sched.c keeps dispatching, barriers and retiring;
  * this file only decides who issues and when. */
+#include <string.h>
+
 #include "exec_int.h"
 #include "timing_int.h"
 
@@ -351,6 +353,9 @@ uint64_t timing_next_cycle(Exec *x, SimSM *sm)
     TimingSM *ts = &x->tm->sms[sm - x->sms];
     uint64_t now = sm->now, next = ts->next_ready;
     ts->next_ready = UINT64_MAX;
+    if (next == UINT64_MAX) /* nothing pending: look at every warp again (a safety net:
+                               a warp list changed and no hook said so) */
+        memset(ts->sched_min, 0, sizeof ts->sched_min);
     if (next <= now || next == UINT64_MAX)
         next = now + 1;
     if (sm->finishing && next > sm->finishing - 1) /* a finished block retires then */

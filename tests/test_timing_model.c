@@ -96,6 +96,35 @@ static void test_clock64_reads_modelled_time(void **s)
     assert_true(c >= 4 * n && c < 8 * n);
 }
 
+/* A block retiring beside a working one: the SM's warp lists are rebuilt and
+ * the working block's warps move to other schedulers.  (A scheduler that
+ * remembered "none of mine can issue" across that hung the launch.) */
+static void test_warps_that_change_scheduler_when_a_block_retires_still_issue(void **s)
+{
+    (void)s;
+    SimError err;
+    int n = 200;
+    enum { G = 264, B = 64 };
+    DevicePtr out = zeros(G * B * 4);
+    DeviceStats st = timed(tmod, "uneven_blocks", G, B, -2, (void *[]){&out, &n});
+    static float timed_out[G * B], plain_out[G * B];
+    assert_int_equal(device_memcpy_dtoh(dev, timed_out, out, sizeof timed_out, &err), SIM_OK);
+    const char *entry = device_find_kernel(tmod, "uneven_blocks", &err);
+    DeviceLaunch cfg = {.grid = {G, 1, 1}, .block = {B, 1, 1}};
+    assert_int_equal(device_launch(tmod, entry, &cfg, (void *[]){&out, &n}, NULL, NULL, &err), SIM_OK);
+    assert_int_equal(device_memcpy_dtoh(dev, plain_out, out, sizeof plain_out, &err), SIM_OK);
+    assert_memory_equal(timed_out, plain_out, sizeof plain_out);
+    assert_int_equal(st.blocks, G);
+    /* the long blocks' n dependent FMAs, ~4 cycles each, bound the time */
+    assert_true(st.cycles - st.timing.launch_overhead >= 4 * (uint64_t)n);
+    /* and nothing else: a long block sharing its SM with a short one ends when
+     * it would alone (132 blocks: one per SM) -- a moved warp is not left waiting */
+    DeviceStats alone = timed(tmod, "uneven_blocks", G / 2, B, -2, (void *[]){&out, &n});
+    print_message("uneven blocks: %llu cycles two per SM, %llu one per SM\n", (unsigned long long)st.cycles,
+                  (unsigned long long)alone.cycles);
+    assert_true(st.cycles * 4 <= alone.cycles * 5);
+}
+
 /* ---- occupancy ------------------------------------------------------------ */
 
 static void test_more_warps_hide_memory_latency(void **s)
@@ -343,6 +372,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dependent_chain_is_slower_than_four_independent_chains, setup,
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_clock64_reads_modelled_time, setup, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_warps_that_change_scheduler_when_a_block_retires_still_issue, setup,
+                                        harness_teardown),
         cmocka_unit_test_setup_teardown(test_more_warps_hide_memory_latency, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_atomic_per_element_is_far_slower_than_a_block_reduction, setup,
                                         harness_teardown),

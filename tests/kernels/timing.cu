@@ -99,3 +99,18 @@ extern "C" __global__ void clock_chain(long long *cycles, float *out, int n)
     if (threadIdx.x == 0)
         cycles[0] = t1 - t0;
 }
+
+// In the first half of the blocks warp 0 exits at once and the others
+// after a short loop; the second half works longer.  A block retiring
+// beside a working one makes the SM rebuild its warp lists, and with 2
+// warps a block the working block's warps change scheduler.
+extern "C" __global__ void uneven_blocks(float *out, int n)
+{
+    bool first = blockIdx.x < gridDim.x / 2;
+    if (first && threadIdx.x < 32)
+        return;
+    float a = threadIdx.x;
+    for (int k = 0; k < (first ? n / 4 : n); k++)
+        a = fmaf(a, 0.999f, 0.5f);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
