@@ -20,7 +20,7 @@ static const char run_help[] =
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
     "                   [--arg SPEC]... [--json] [--quiet] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
-    "                   [--check races] [--budget N] [--max-memory BYTES]\n"
+    "                   [--check races] [--budget N] [--max-memory BYTES] [--timing] [--carveout P]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"

@@ -4,6 +4,8 @@
 #include "launch.h"
 
 #include <errno.h>
+#include "carveout.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,11 @@ const char launch_sched_help[] =
     "                 stack (pre-Volta reconvergence at the immediate post-dominator)\n"
     "  --seed N       seed of the random and adversarial choices (default 0)\n"
     "  --check races  report data races, lost updates, cp.async and barrier hazards;\n"
-    "                 exit status 1 when anything is found\n";
+    "                 exit status 1 when anything is found\n"
+    "  --timing       model time (docs/timing.md): cycles, achieved occupancy, cache hit\n"
+    "                 rates, stall reasons; warps issue in modelled-time order\n"
+    "  --carveout P   preferred shared-memory carveout, as cudaFuncSetAttribute sets it:\n"
+    "                 default, maxl1, maxshared, half or 0..100 (percent)\n";
 
 void launch_spec_init(LaunchSpec *s)
 {
@@ -84,6 +90,10 @@ bool launch_parse_dim(const char *s, DeviceDim3 *d)
 LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char *msg, size_t cap)
 {
     const char *a = argv[*i];
+    if (!strcmp(a, "--timing")) {
+        s->timing = true;
+        return LAUNCH_OPT_TAKEN;
+    }
     if (*i + 1 >= argc)
         return LAUNCH_OPT_NONE;
     const char *v = argv[*i + 1];
@@ -139,6 +149,13 @@ LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char
             return LAUNCH_OPT_USAGE;
         }
         s->checks |= DEVICE_CHECK_RACES;
+    } else if (!strcmp(a, "--carveout")) {
+        SimError e;
+        if (carveout_parse(v, &s->carveout, &e) != SIM_OK) {
+            snprintf(msg, cap, "--carveout '%s': %s", v, e.msg);
+            return LAUNCH_OPT_USAGE;
+        }
+        s->have_carveout = true;
     } else if (!strcmp(a, "--arg")) {
         if (s->nargs == LAUNCH_MAX_ARGS) {
             snprintf(msg, cap, "more than %d --arg", LAUNCH_MAX_ARGS);
@@ -346,10 +363,16 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
                         .schedule = s->schedule, .atomic_order = s->atomic_order,
                         .divergence = s->divergence, .seed = s->seed, .checks = s->checks,
                         .on_issue = s->on_issue, .on_issue_user = s->on_issue_user,
-                        .on_progress = s->on_progress, .on_progress_user = s->on_progress_user};
+                        .on_progress = s->on_progress, .on_progress_user = s->on_progress_user, .timing = s->timing};
     bool on_gpu = !strcmp(device_backend(dev), "gpu");
     if (!on_gpu && s->smem > 48 * 1024 &&
         device_set_attr(mod, entry, DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)s->smem, &err)) {
+        snprintf(msg, cap, "%s", err.msg);
+        st = err.status;
+        goto fail;
+    }
+    if (s->have_carveout &&
+        device_set_attr(mod, entry, DEVICE_ATTR_PREFERRED_CARVEOUT, s->carveout, &err)) {
         snprintf(msg, cap, "%s", err.msg);
         st = err.status;
         goto fail;

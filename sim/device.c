@@ -252,6 +252,14 @@ static int parse_name(const char *const *names, int n, const char *s)
 }
 
 #define NNAMES(a) ((int)(sizeof a / sizeof *a))
+static const char *const stall_names[DEVICE_STALL_COUNT] = {
+    [DEVICE_STALL_LONG_SCOREBOARD] = "long_scoreboard", [DEVICE_STALL_SHORT_SCOREBOARD] = "short_scoreboard",
+    [DEVICE_STALL_WAIT] = "wait", [DEVICE_STALL_BARRIER] = "barrier", [DEVICE_STALL_MEMBAR] = "membar",
+    [DEVICE_STALL_MATH_PIPE_THROTTLE] = "math_pipe_throttle", [DEVICE_STALL_LG_THROTTLE] = "lg_throttle",
+    [DEVICE_STALL_MIO_THROTTLE] = "mio_throttle", [DEVICE_STALL_NOT_SELECTED] = "not_selected",
+    [DEVICE_STALL_SELECTED] = "selected", [DEVICE_STALL_DISPATCH] = "dispatch_stall",
+    [DEVICE_STALL_SLEEPING] = "sleeping", [DEVICE_STALL_MISC] = "misc"};
+const char *device_stall_name(int i) { return i >= 0 && i < DEVICE_STALL_COUNT ? stall_names[i] : NULL; }
 const char *device_schedule_name(int s) { return name_of(sched_names, NNAMES(sched_names), s); }
 const char *device_atomic_order_name(int a) { return name_of(atomic_names, NNAMES(atomic_names), a); }
 const char *device_divergence_name(int d) { return name_of(div_names, NNAMES(div_names), d); }

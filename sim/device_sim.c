@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "device_int.h"
+#include "carveout.h"
 #include "occupancy.h"
 #include "race.h"
 #include "exec_int.h"
@@ -226,7 +227,8 @@ static TraceWriter *trace_open_for(DeviceModule *mm, int f, const char *entry, c
 /* Blocks of this launch one SM holds at once: the occupancy model with the
  * kernel's shared memory and carveout (registers are unknown without ptxas,
  * so they do not limit it here). */
-static int resident_blocks(DeviceModule *mm, const KernelAttrs *a, const DeviceLaunch *cfg, uint64_t static_smem)
+static int resident_blocks(DeviceModule *mm, const KernelAttrs *a, const DeviceLaunch *cfg, uint64_t static_smem,
+                           ExecOptions *opt)
 {
     OccConfig oc;
     occ_config_init(&oc);
@@ -237,8 +239,23 @@ static int resident_blocks(DeviceModule *mm, const KernelAttrs *a, const DeviceL
     oc.carveout = a ? a->carveout : -1;
     OccResult r;
     SimError e;
-    if (occ_compute(mm->dev->prof, &oc, &r, &e) != SIM_OK || r.blocks_per_sm < 1)
+    const ArchProfile *p = mm->dev->prof;
+    opt->smem_carveout = (size_t)p->smem_per_sm;
+    opt->l1_bytes = carveout_l1(p, opt->smem_carveout);
+    if (occ_compute(p, &oc, &r, &e) != SIM_OK || r.blocks_per_sm < 1)
         return 1;
+    /* The unified cache's split for the timing model: an explicit preference
+     * gives the capacity the occupancy API settles on; the default lets the
+     * driver choose, and it takes the smallest capacity that holds the
+     * resident blocks' shared memory, leaving the rest to L1 (docs/timing.md) */
+    size_t smem = r.smem_capacity;
+    if (r.carveout_effective < 0) {
+        size_t need = static_smem + cfg->smem ? (size_t)r.blocks_per_sm * r.smem_per_block : 0;
+        if (!need || carveout_round_up(p, need, &smem, &e) != SIM_OK)
+            smem = need ? r.smem_capacity : 0;
+    }
+    opt->smem_carveout = smem;
+    opt->l1_bytes = carveout_l1(p, smem);
     return r.blocks_per_sm;
 }
 
@@ -281,10 +298,10 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
         free(params);
         return err ? err->status : SIM_ERR_IO;
     }
-    ExecOptions opt = {.nsm = mm->dev->sm_count, .blocks_per_sm = resident_blocks(mm, a, cfg, st),
-                       .trace = tw, .alog = d->base.alog, .n_alog = &d->base.n_alog,
-                       .races = d->base.races, .n_races = &d->base.n_races, .arena = &d->arena,
-                       .mem_limit = d->base.mem_limit};
+    ExecOptions opt = {.nsm = mm->dev->sm_count, .arch = mm->dev->prof, .trace = tw, .alog = d->base.alog,
+                       .n_alog = &d->base.n_alog, .races = d->base.races, .n_races = &d->base.n_races,
+                       .arena = &d->arena, .mem_limit = d->base.mem_limit};
+    opt.blocks_per_sm = resident_blocks(mm, a, cfg, st, &opt);
     if ((cfg->checks & DEVICE_CHECK_RACES) &&
         !(opt.race = race_new(cfg->block.x * cfg->block.y * cfg->block.z))) {
         free(params);

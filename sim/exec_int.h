@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "alu.h"
+#include "arch.h"
 #include "device.h"
 #include "error.h"
 #include "memory.h"
@@ -229,6 +230,10 @@ typedef struct {
     ExecArena **arena;        /* in: the memory of an earlier launch to reuse when its
                                  shape fits (else freed); out: this launch's.  NULL:
                                  allocate and free per launch */
+    /* The timing model (cfg->timing): the arch profile, and the split of the
+     * unified cache the carveout gave the launch (device_sim.c) */
+    const ArchProfile *arch;
+    size_t l1_bytes, smem_carveout;
 } ExecOptions;
 
 /* Free an arena exec_launch left in ExecOptions.arena. */
@@ -263,6 +268,7 @@ struct Exec {
     uint64_t rng;             /* splitmix64 state (seeded by cfg->seed) */
     TraceWriter *trace;       /* NULL unless the launch is traced (exec_trace.c) */
     struct RaceChecker *race; /* NULL unless --check races (exec_race.c) */
+    struct TimingModel *tm;   /* NULL unless the launch is timed (timing_*.c) */
     DeviceAtomicLog *alog;
     int *n_alog;
     DeviceRace *races;
@@ -491,6 +497,27 @@ void exec_race_barrier_divergence(Exec *x, Block *b, int id, const Warp *w1, int
                                   int l2, int32_t pc2, bool exited);
 /* Atomic order log (exec_race.c): one element update. */
 void exec_atomic_log(Exec *x, Warp *w, int lane, int space, uint64_t addr, uint64_t old, uint64_t val);
+
+/* ---- timing model hooks (timing_*.c), called only when x->tm ------------
+ * With the timing model the scheduler of exec_sched.c asks timing_pick
+ * which warp a sub-partition issues and timing_issue issues exactly one of
+ * its instructions (no bursts); timing_next_cycle skips cycles in which no
+ * warp of the SM can issue.  Dispatch, barriers and retiring stay in
+ * exec_sched.c and exec_run.c, which tell the model through the others. */
+/* Set x->tm up for the launch (false: out of memory). */
+bool timing_launch_begin(Exec *x, const ExecOptions *opt);
+/* After the grid: add draining and launch overhead to x->cycle, fill
+ * stats->timing, free the model. */
+void timing_launch_end(Exec *x);
+Warp *timing_pick(Exec *x, SimSM *sm, int q);
+void timing_issue(Exec *x, Warp *w);
+uint64_t timing_next_cycle(Exec *x, SimSM *sm);
+void timing_block_begin(Exec *x, Block *b);
+void timing_block_end(Exec *x, Block *b);
+/* Barrier release: w's released lanes may issue TP_BAR_LAT cycles later. */
+void timing_barrier_release(Exec *x, Warp *w);
+/* %globaltimer in modelled nanoseconds at x->cycle. */
+uint64_t timing_globaltimer(const Exec *x);
 
 /* ---- tracing hooks (exec_trace.c), called only when x->trace ----------- */
 void exec_trace_block(Exec *x, const Block *b, bool begin); /* dispatch / retire */

@@ -440,6 +440,8 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
             if (!w->run)
                 w->span_start = x->cycle;
             w->run |= rel;
+            if (x->tm) /* timing hook */
+                timing_barrier_release(x, w);
             exec_warp_try_converge(w);
         }
     }
@@ -685,6 +687,9 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         for (int k = 0; k < x.nwarps; k++)
             warp_setup(&x, b, &b->warps[k], k, opt->nsm > 0 ? opt->nsm : 1);
     }
+    stats->timing.on = false; /* a stats record reused from a timed launch */
+    if (cfg->timing && !timing_launch_begin(&x, opt)) /* timing hook */
+        goto done;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     stats->threads = (uint64_t)x.nthreads * x.nblocks;
@@ -696,6 +701,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         trace_writer_advance(x.trace, x.cycle);
     rc = x.faulted ? SIM_ERR_FAULT : SIM_OK;
 done:
+    if (x.tm) /* timing hook: a launch that stopped before the grid ran */
+        timing_launch_end(&x);
     if (x.arena) {
         for (int i = 0; i < x.nslots; i++)
             exec_async_block_end(&x, &x.blocks[i]);

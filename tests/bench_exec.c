@@ -2,7 +2,8 @@
  * tests/kernels/bench.ptx (an arithmetic-heavy FMA/integer loop, a
  * shared-memory reduction, a memory-bound copy) through the host API, each
  * large enough to take about a second on one core, checks the results, and
- * prints "NAME: X M warp instructions/s" from DeviceStats.  Not a cmocka
+ * prints "NAME: X M warp instructions/s" from DeviceStats, first untimed,
+ * then with the timing model (DeviceLaunch.timing, "timed").  Not a cmocka
  * test: `make bench` runs it from the repository root; an argument (alu,
  * reduce, copy) runs one kernel only, for profiling.  Exit status 1 when a
  * launch fails or a result is wrong. */
@@ -38,15 +39,20 @@ static DeviceStats bench(const char *label, const char *kernel, unsigned grid, u
     const char *entry = device_find_kernel(mod, kernel, &err);
     DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .smem = 0, .inst_budget = 0};
     /* twice: the first launch also faults in the memory of every resident
-     * block; the second reuses it, as repeated launches do */
-    for (int run = 0; run < 2; run++) {
+     * block; the second reuses it, as repeated launches do.  Then twice
+     * with the timing model. */
+    for (int run = 0; run < 4; run++) {
+        cfg.timing = run >= 2;
         if (!entry || device_launch(mod, entry, &cfg, args, &st, &f, &err) != SIM_OK) {
             fprintf(stderr, "bench: %s: %s%s\n", kernel, err.msg, f.faulted ? f.msg : "");
             exit(1);
         }
-        printf("%s%s: %.1f M warp instructions/s  (%.2f M warp insts in %.3f s, %.1f M thread insts/s)\n",
-               label, run ? ", again" : "", (double)st.warp_insts / st.seconds * 1e-6,
+        printf("%s%s%s: %.1f M warp instructions/s  (%.2f M warp insts in %.3f s, %.1f M thread insts/s)\n",
+               label, cfg.timing ? ", timed" : "", run & 1 ? ", again" : "", (double)st.warp_insts / st.seconds * 1e-6,
                (double)st.warp_insts * 1e-6, st.seconds, (double)st.thread_insts / st.seconds * 1e-6);
+        if (cfg.timing)
+            printf("    %llu cycles modelled, achieved occupancy %.1f%%\n", (unsigned long long)st.cycles,
+                   100 * st.timing.achieved_occupancy);
     }
     fflush(stdout);
     return st;
