@@ -181,6 +181,10 @@ const char *device_find_kernel(DeviceModule *m, const char *name, SimError *err)
 /* Parameters of kernel `entry`: count, and each one's size in bytes. */
 int device_kernel_nparams(DeviceModule *m, const char *entry);
 int device_kernel_param_size(DeviceModule *m, const char *entry, int i);
+/* The block size kernel `entry` declares: its .reqntid, else its .maxntid
+ * (a tile kernel's __launch_bounds__(tile::kThreads)), missing dimensions 1.
+ * true with *block filled; false when it declares neither (or is unknown). */
+bool device_kernel_declared_block(DeviceModule *m, const char *entry, DeviceDim3 *block);
 
 /* Global memory.  Allocations are zero-filled; every access a kernel makes is
  * checked against them. */
