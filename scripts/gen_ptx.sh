@@ -29,6 +29,6 @@ tmp=$(mktemp)
     fi
     cd "$fixed" && "$nvcc" -ptx -lineinfo -O3 -arch="$arch" "$src" -o "$tmp"
 ) 9>/tmp/warpsim-ptx-build.lock
-sed -e "s|\"$fixed/|\"|" -e 's|"[^"]*/include/\([^"]*\)"|"cuda/include/\1"|' "$tmp" > "$tmp.n"
+sed -e "s|\"$fixed/|\"|" -e 's|"/[^"]*/include/\([^"]*\)"|"cuda/include/\1"|' "$tmp" > "$tmp.n"
 rm -f "$tmp"
 if [ "$out" = - ]; then cat "$tmp.n"; rm -f "$tmp.n"; else mv "$tmp.n" "$out"; fi

@@ -336,6 +336,8 @@ void ptx_inst_parse(PtxParser *p)
     if (!ptx_is_punct(semi, ';'))
         ptx_fail(p, semi, "expected ';' after instruction, found %s", ptx_tok_describe(semi, d, sizeof d));
     ptx_next(p);
+    if (!strcmp(in.opcode, "tile"))
+        ptx_tile_check(p, &in, t);
     if (f->n_insts == p->insts_cap)
         f->insts = ptx_arena_grow(p, f->insts, f->n_insts, &p->insts_cap, sizeof *f->insts);
     f->insts[f->n_insts++] = in;

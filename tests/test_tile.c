@@ -10,6 +10,9 @@
 
 #include <limits.h>
 #include <math.h>
+#include <unistd.h>
+
+#include "trace.h"
 
 #define ARGS(...) ((void *[]){__VA_ARGS__})
 #define KTHREADS 128
@@ -729,7 +732,242 @@ static void test_tile_hints_change_the_ptx_not_the_result(void **s)
     free(text);
 }
 
+/* ---- the simulator sees tiles: markers and trace records --------------------- */
+
+/* Launch k with a trace at `level` into path (atomic order `order`). */
+static void launch_traced(DeviceModule *m, const char *k, unsigned gx, unsigned gy, int order, const char *path,
+                          void **args)
+{
+    SimError err;
+    DeviceFault fault;
+    const char *entry = device_find_kernel(m, k, &err);
+    assert_non_null(entry);
+    DeviceLaunch cfg = {.grid = {gx, gy, 1}, .block = {KTHREADS, 1, 1}, .atomic_order = order,
+                        .trace_path = path, .trace_level = TRACE_LEVEL_BLOCKS};
+    if (device_launch(m, entry, &cfg, args, NULL, &fault, &err) != SIM_OK)
+        fail_msg("%s: %s %s", k, err.msg, fault.msg);
+}
+
+/* The tile records of a trace, in order (at most cap). */
+static int tile_events(const char *path, TraceEvent *out, int cap, TraceReader **rd)
+{
+    SimError err;
+    TraceReader *r = trace_open_file(path, &err);
+    if (!r)
+        fail_msg("%s: %s", path, err.msg);
+    int n = 0;
+    TraceEvent e;
+    while (trace_next(r, &e))
+        if (e.type == TRACE_EV_TILE && n < cap)
+            out[n++] = e;
+    *rd = r; /* events point into the reader: the caller closes it */
+    return n;
+}
+
+static void test_tile_trace_records_2d_loads_and_stores_with_padding(void **s)
+{
+    (void)s;
+    DeviceModule *m = tiles();
+    enum { R = 13, C = 20 };
+    float in[R * C] = {0};
+    DevicePtr din = up(in, sizeof in), dout = up(NULL, 16 * 32 * 4);
+    int r = R, c = C, pad = PAD_NAN;
+    const char *path = "build/test_tile_2d.wst";
+    launch_traced(m, "pad_2d", 2, 2, DEVICE_ATOMIC_LANE, path, ARGS(&din, &dout, &r, &c, &pad));
+    TraceEvent ev[16];
+    TraceReader *rd;
+    int n = tile_events(path, ev, 16, &rd);
+    assert_int_equal(n, 8); /* a load and a store in each of 4 blocks */
+    int loads = 0;
+    for (int k = 0; k < n; k++) {
+        const __typeof__(ev[k].u.tile) *t = &ev[k].u.tile;
+        assert_int_equal(t->rank, 2);
+        assert_int_equal(t->dtype, 6); /* f32 */
+        assert_int_equal(t->tm, 8);
+        assert_int_equal(t->tn, 16);
+        assert_int_equal(t->nelem, 128);
+        unsigned bx = (unsigned)(ev[k].block % 2), by = (unsigned)(ev[k].block / 2);
+        assert_int_equal(t->ti, (int)by);
+        assert_int_equal(t->tj, (int)bx);
+        if (t->op == TRACE_TILE_LOAD) {
+            loads++;
+            assert_int_equal(t->seq, 0);
+            assert_int_equal(t->rows, R);
+            assert_int_equal(t->cols, C);
+            assert_int_equal(t->sub, PAD_NAN);
+            unsigned inr = by ? R - 8 : 8, inc = bx ? C - 16 : 16;
+            assert_int_equal(t->special, 128 - inr * inc);
+        } else {
+            assert_int_equal(t->op, TRACE_TILE_STORE);
+            assert_int_equal(t->seq, 1);
+            assert_int_equal(t->special, 0); /* the output array holds whole tiles */
+        }
+    }
+    assert_int_equal(loads, 4);
+    char line[256];
+    trace_tile_summary(&ev[0], line, sizeof line);
+    assert_non_null(strstr(line, "load f32 tile ("));
+    assert_non_null(strstr(line, "of 8x16 from [13 x 20]"));
+    trace_close(rd);
+    unlink(path);
+}
+
+static void test_tile_trace_lists_masked_and_outside_gather_elements(void **s)
+{
+    (void)s;
+    DeviceModule *m = tiles();
+    enum { N = 100, E = 256 };
+    float in[N] = {0};
+    int idx[E], mask[E], bad = 0;
+    for (int e = 0; e < E; e++) {
+        idx[e] = e % 3 == 0 ? N + e : e % 3 == 1 ? -e - 1 : e % N;
+        mask[e] = e % 4 != 0;
+        bad += !mask[e] || idx[e] < 0 || idx[e] >= N;
+    }
+    DevicePtr din = up(in, sizeof in), di = up(idx, sizeof idx), dm = up(mask, sizeof mask), dout = up(NULL, E * 4);
+    int n = N, pad = PAD_NEG_INF;
+    const char *path = "build/test_tile_gather.wst";
+    launch_traced(m, "gather_f32", 1, 1, DEVICE_ATOMIC_LANE, path, ARGS(&din, &n, &di, &dm, &dout, &pad));
+    TraceEvent ev[8];
+    TraceReader *rd;
+    int k = tile_events(path, ev, 8, &rd);
+    int g = -1;
+    for (int i = 0; i < k; i++)
+        if (ev[i].u.tile.op == TRACE_TILE_GATHER)
+            g = i;
+    assert_true(g >= 0);
+    const __typeof__(ev[g].u.tile) *t = &ev[g].u.tile;
+    assert_int_equal(t->nelem, E);
+    assert_int_equal(t->cols, N);
+    assert_int_equal(t->special, bad);
+    assert_int_equal(t->sub, PAD_NEG_INF);
+    assert_int_equal(t->nlisted, E);
+    TraceTileElem el[E];
+    assert_int_equal(trace_tile_elems(&ev[g], el, E), E);
+    for (int e = 0; e < E; e++) {
+        assert_int_equal(el[e].elem, e);
+        assert_int_equal(el[e].index, idx[e]);
+        int want = !mask[e] ? TRACE_TILE_ELEM_MASKED : idx[e] < 0 || idx[e] >= N ? TRACE_TILE_ELEM_OUTSIDE
+                                                                                 : TRACE_TILE_ELEM_OK;
+        assert_int_equal(el[e].state, want);
+    }
+    trace_close(rd);
+    unlink(path);
+}
+
+/* Every element's update in the order applied: one chain of old -> new on
+ * the one slot, lanes ascending under "lane" and descending under "reverse". */
+static void test_tile_trace_atomic_updates_follow_the_atomic_order(void **s)
+{
+    (void)s;
+    DeviceModule *m = tiles();
+    const char *path = "build/test_tile_atom.wst";
+    for (int pol = 0; pol < 2; pol++) {
+        int zero = 0;
+        DevicePtr slot = up(&zero, 4);
+        launch_traced(m, "slot_sum_i32", 1, 1, pol ? DEVICE_ATOMIC_REVERSE : DEVICE_ATOMIC_LANE, path,
+                      ARGS(&slot));
+        TraceEvent ev[4];
+        TraceReader *rd;
+        assert_int_equal(tile_events(path, ev, 4, &rd), 1);
+        const __typeof__(ev[0].u.tile) *t = &ev[0].u.tile;
+        assert_int_equal(t->op, TRACE_TILE_ATOM);
+        assert_int_equal(t->sub, TRACE_ATOM_ADD);
+        assert_int_equal(t->order, 0); /* relaxed */
+        assert_int_equal(t->scope, 0); /* block */
+        assert_int_equal(t->nelem, 64);
+        assert_int_equal(t->special, 0);
+        assert_int_equal(t->nlisted, 64);
+        TraceTileElem el[64];
+        assert_int_equal(trace_tile_elems(&ev[0], el, 64), 64);
+        uint64_t prev = 0;
+        for (int k = 0; k < 64; k++) {
+            assert_true(el[k].updated);
+            assert_int_equal(el[k].index, 0);
+            assert_int_equal(el[k].elem, el[k].thread); /* element e lives in thread e */
+            assert_int_equal(el[k].old, prev);
+            assert_int_equal(el[k].val, prev + el[k].elem); /* arange: element e adds e */
+            prev = el[k].val;
+            if (k % 32) { /* within one warp's instruction */
+                int step = (int)el[k].thread - (int)el[k - 1].thread;
+                assert_int_equal(step, pol ? -1 : 1);
+            }
+        }
+        assert_int_equal(prev, 63 * 64 / 2);
+        trace_close(rd);
+    }
+    unlink(path);
+}
+
+/* Markers are comments to ptxas and free in the simulator: the same counts
+ * and cycles as the PTX with every marker removed. */
+static void test_tile_markers_cost_no_instructions_or_cycles(void **s)
+{
+    (void)s;
+    char msg[256];
+    size_t len;
+    char *text = source_read_file("tests/kernels/tiles.ptx", &len, msg, sizeof msg);
+    assert_non_null(text);
+    int markers = 0;
+    for (char *p = strstr(text, "//@ tile."); p; p = strstr(p + 1, "//@ tile.")) {
+        p[2] = ' '; /* "// tile.": an ordinary comment */
+        markers++;
+    }
+    assert_true(markers > 100);
+    DeviceModule *plain = load_text("plain.ptx", text);
+    free(text);
+    DeviceModule *marked = tiles();
+    enum { N = 1000 };
+    int in[N];
+    for (int i = 0; i < N; i++)
+        in[i] = i;
+    DeviceStats st[2];
+    for (int k = 0; k < 2; k++) {
+        DevicePtr din = up(in, sizeof in), dout = up(NULL, sizeof in), dprev = up(NULL, 16);
+        int n = N;
+        SimError err;
+        DeviceModule *mm = k ? plain : marked;
+        DeviceLaunch cfg = {.grid = {4, 1, 1}, .block = {KTHREADS, 1, 1}};
+        assert_int_equal(device_launch(mm, device_find_kernel(mm, "block_sum_i32", &err), &cfg,
+                                       ARGS(&din, &dout, &dprev, &n), &st[k], NULL, &err), SIM_OK);
+    }
+    assert_int_equal(st[0].warp_insts, st[1].warp_insts);
+    assert_int_equal(st[0].thread_insts, st[1].thread_insts);
+    assert_int_equal(st[0].cycles, st[1].cycles);
+}
+
+static void test_tile_bad_marker_is_a_parse_error_at_its_line(void **s)
+{
+    (void)s;
+    static const char *bad[][2] = {
+        {"//@ tile.load %rd1;", "tile marker tile.load: expected 8 operands, found 1"},
+        {"//@ tile.frob;", "tile marker: unknown operation 'frob'"},
+        {"//@ tile.reduce %r1, 1, 2;", "tile marker tile.reduce: operand 1 must be an integer constant"},
+        {"//@ tile.elem %rd1, 1, [%rd1];", "operand 3 must be a register or an integer constant"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                 "\t.reg .b32 %%r<2>;\n\t.reg .b64 %%rd<2>;\n\t%s\n\tret;\n}\n", bad[k][0]);
+        DeviceModule *mod = NULL;
+        SimError err;
+        assert_int_not_equal(device_load_ptx(dev, "bad.ptx", text, strlen(text), &mod, &err), SIM_OK);
+        assert_int_equal(err.status, SIM_ERR_PARSE);
+        assert_int_equal(err.line, 8);
+        if (!strstr(err.msg, bad[k][1]))
+            fail_msg("%s: got '%s'", bad[k][0], err.msg);
+    }
+    /* any other //@ comment stays a comment */
+    const char *ok = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+                     "\t//@ not a marker\n\t//@ tiles, tile-less text\n\tret;\n}\n";
+    DeviceModule *mod = NULL;
+    SimError err;
+    assert_int_equal(device_load_ptx(dev, "ok.ptx", ok, strlen(ok), &mod, &err), SIM_OK);
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, harness_setup, harness_teardown)
+#define TS(f) cmocka_unit_test_setup_teardown(f, harness_setup_sim, harness_teardown)
 
 int main(void)
 {
@@ -749,6 +987,11 @@ int main(void)
         T(test_tile_atomics_contention_integer_one_result_float_several),
         T(test_tile_block_sum_across_blocks),
         T(test_tile_hints_change_the_ptx_not_the_result),
+        TS(test_tile_trace_records_2d_loads_and_stores_with_padding),
+        TS(test_tile_trace_lists_masked_and_outside_gather_elements),
+        TS(test_tile_trace_atomic_updates_follow_the_atomic_order),
+        TS(test_tile_markers_cost_no_instructions_or_cycles),
+        TS(test_tile_bad_marker_is_a_parse_error_at_its_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
