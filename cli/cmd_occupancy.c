@@ -1,25 +1,19 @@
 /* cmd_occupancy.c: `warpsim occupancy`, the front end of the occupancy and
- * carveout model (sim/occupancy.h).  One launch from flags (text, --json,
- * --explain, --plot), or many from JSON lines on stdin (--batch).  With
- * --ptx the registers and static shared memory come from ptxas -v, the
- * real compiler.  Lesson 4 (lessons/04-occupancy) is written around it. */
+ * carveout model.  One launch from flags (text, --json, --explain, --plot),
+ * many from JSON lines on stdin (--batch), or measured (--measure,
+ * --sweep-carveout, --analyze-sweep).  Options, messages and exit codes: the
+ * work is occ_measure.h's.  Lesson 4 (lessons/04-occupancy) is written
+ * around it. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include "arch.h"
 #include "carveout.h"
 #include "cmd.h"
 #include "occ_measure.h"
-#include "occupancy.h"
-#include "plot.h"
-#include "ptxas.h"
-#include "report.h"
 
 static const char usage_text[] =
 "usage: warpsim occupancy (--arch sm_XX | --gpu NAME) --block N\n"
@@ -154,244 +148,6 @@ static bool parse_size(const char *s, long long max, long long *out)
     return true;
 }
 
-/* ---------------------------------------------------------------- output */
-
-static void json_limit(FILE *f, const char *name, int v, bool last)
-{
-    if (v == OCC_UNLIMITED)
-        fprintf(f, "\"%s\": null%s", name, last ? "" : ", ");
-    else
-        fprintf(f, "\"%s\": %d%s", name, v, last ? "" : ", ");
-}
-
-static void print_json(const ArchTarget *t, const Opts *o, const OccConfig *c, const OccResult *r,
-                       const PtxasInfo *px, const OccBlockSizeResult *best, const OccCluster *cl)
-{
-    char core[512];
-    occ_json_fields(core, sizeof core, r);
-    printf("{\n  %s,\n", core);
-    printf("  \"arch\": \"%s\", \"gpu\": \"%s\", \"sm_count\": %d,\n", t->arch->name,
-           t->part ? t->part->name : "", t->sm_count);
-    printf("  \"block\": %d, \"regs\": %d, \"smem_static\": %zu, \"smem_dyn\": %zu, "
-           "\"carveout\": %d, \"barriers\": %d,\n", c->block_size, c->regs_per_thread,
-           c->smem_static, c->smem_dynamic, c->carveout, c->barriers);
-    if (px) {
-        printf("  \"kernel\": ");
-        report_json_string(stdout, px->name);
-        printf(", \"ptx\": ");
-        report_json_string(stdout, o->ptx);
-        printf(", \"stack_frame\": %lld, \"spill_stores\": %lld, \"spill_loads\": %lld,\n",
-               px->stack, px->spill_stores, px->spill_loads);
-    }
-    printf("  \"warps_per_block\": %d, \"max_warps_per_sm\": %d, \"threads_per_sm\": %d,\n",
-           r->warps_per_block, t->arch->max_warps_per_sm, r->threads_per_sm);
-    printf("  \"limits\": {");
-    json_limit(stdout, "warps", r->limit_warps, false);
-    json_limit(stdout, "registers", r->limit_regs, false);
-    json_limit(stdout, "shared_memory", r->limit_smem, false);
-    json_limit(stdout, "blocks", r->limit_blocks, false);
-    json_limit(stdout, "barriers", r->limit_barriers, true);
-    printf("},\n");
-    printf("  \"regs_per_warp\": %d, \"regs_per_block\": %d,\n", r->regs_per_warp, r->regs_per_block);
-    printf("  \"smem_per_block\": %zu, \"smem_reserved\": %zu, \"smem_block_ceiling\": %zu, "
-           "\"smem_preferred\": %zu, \"unified_cache\": %d,\n", r->smem_per_block,
-           r->smem_reserved, r->smem_block_ceiling, r->smem_preferred, t->arch->unified_cache);
-    printf("  \"best_block_size\": %d, \"best_min_grid_size\": %d", best->block_size,
-           best->min_grid_size);
-    if (cl)
-        printf(",\n  \"cluster\": {\"size\": %d, \"max_size\": %d, \"blocks_per_sm\": %d, "
-               "\"clusters_upper_bound\": %d}", cl->cluster_size, cl->max_cluster_size,
-               cl->blocks_per_sm, cl->clusters_upper_bound);
-    printf("\n}\n");
-}
-
-static const char *kb(size_t b, char *buf, size_t cap)
-{
-    if (b % 1024 == 0)
-        snprintf(buf, cap, "%zu KB", b / 1024);
-    else
-        snprintf(buf, cap, "%zu B", b);
-    return buf;
-}
-
-static void print_text(const ArchTarget *t, const OccConfig *c, const OccResult *r,
-                       const PtxasInfo *px, const OccBlockSizeResult *best, const OccCluster *cl)
-{
-    const ArchProfile *a = t->arch;
-    char lim[128], b1[32], b2[32], b3[32], co[16];
-    printf("%s (%s", a->name, a->family);
-    if (t->part)
-        printf(", %s: %d SMs", t->part->name, t->sm_count);
-    printf(")\n");
-    if (px)
-        printf("kernel %s: %d registers, %lld bytes static smem, %d barriers (ptxas)%s\n",
-               px->name, px->regs, px->smem, px->barriers,
-               px->spill_stores || px->spill_loads ? "" : ", no spills");
-    if (px && (px->spill_stores || px->spill_loads))
-        printf("  spills: %lld bytes stored, %lld bytes loaded per thread (local memory)\n",
-               px->spill_stores, px->spill_loads);
-    printf("launch: %d threads/block, %d registers/thread, %zu + %zu bytes shared memory, "
-           "carveout %s\n\n", c->block_size, c->regs_per_thread, c->smem_static, c->smem_dynamic,
-           carveout_format(c->carveout, co, sizeof co));
-    occ_limiters_format(r->limiters, lim, sizeof lim);
-    printf("  blocks per SM       %d   (limited by %s)\n", r->blocks_per_sm, lim);
-    printf("  warps per SM        %d of %d\n", r->warps_per_sm, a->max_warps_per_sm);
-    printf("  occupancy           %.1f%%\n", 100.0 * r->occupancy);
-    printf("  limits (blocks/SM)  warps %d, registers ", r->limit_warps);
-    r->limit_regs == OCC_UNLIMITED ? printf("-") : printf("%d", r->limit_regs);
-    printf(", shared memory ");
-    r->limit_smem == OCC_UNLIMITED ? printf("-") : printf("%d", r->limit_smem);
-    printf(", blocks %d", r->limit_blocks);
-    if (r->limit_barriers != OCC_UNLIMITED)
-        printf(", barriers %d", r->limit_barriers);
-    printf("\n  registers           %d per warp, %d per block\n", r->regs_per_warp, r->regs_per_block);
-    printf("  shared memory       %zu B per block (incl. %zu B reserve), ceiling %zu B\n",
-           r->smem_per_block, r->smem_reserved, r->smem_block_ceiling);
-    printf("  carveout            shared %s + L1 %s of %s\n", kb(r->smem_capacity, b1, sizeof b1),
-           kb(r->l1_capacity, b2, sizeof b2), kb((size_t)a->unified_cache, b3, sizeof b3));
-    printf("  resident (hardware) %d blocks per SM (%s)\n", r->resident_blocks_per_sm,
-           r->resident_blocks_per_sm == r->blocks_per_sm
-               ? "as the API; the driver may keep more, --measure shows it on a GPU"
-               : "more than the API: no shared memory, so the per-block reserve does not bind");
-    printf("  best block size     %d threads, min grid %d "
-           "(cudaOccupancyMaxPotentialBlockSize)\n", best->block_size, best->min_grid_size);
-    if (cl)
-        printf("  clusters of %d       at most %d co-resident (%d blocks/SM; GPC packing can "
-               "lower it)\n", cl->cluster_size, cl->clusters_upper_bound, cl->blocks_per_sm);
-}
-
-/* ---------------------------------------------------------------- plot */
-
-static int plot(const char *path, const ArchTarget *t, const OccConfig *base, const OccResult *r,
-                const char *kernel)
-{
-    const ArchProfile *a = t->arch;
-    enum { NB = 1024, NR = 256 };
-    int ns = a->smem_per_block_optin / a->smem_alloc_unit + 1;
-    double *buf = malloc(sizeof(double) * 2 * (NB + NR + (size_t)ns));
-    if (!buf) {
-        fprintf(stderr, "warpsim occupancy: out of memory\n");
-        return 2;
-    }
-    double *bx = buf, *by = bx + NB, *rx = by + NB, *ry = rx + NR, *sx = ry + NR, *sy = sx + ns;
-    OccConfig c;
-    OccResult q;
-    for (int i = 0; i < NB; i++) {
-        c = *base;
-        c.block_size = i + 1;
-        bx[i] = i + 1;
-        by[i] = occ_compute(a, &c, &q, NULL) == SIM_OK ? q.warps_per_sm : 0;
-    }
-    for (int i = 0; i < NR; i++) {
-        c = *base;
-        c.regs_per_thread = i;
-        rx[i] = i;
-        ry[i] = occ_compute(a, &c, &q, NULL) == SIM_OK ? q.warps_per_sm : 0;
-    }
-    size_t used = base->smem_static + base->smem_dynamic;
-    for (int i = 0; i < ns; i++) {
-        size_t x = (size_t)i * (size_t)a->smem_alloc_unit;
-        c = *base;
-        c.smem_static = base->smem_static < x ? base->smem_static : x;
-        c.smem_dynamic = x - c.smem_static;
-        sx[i] = (double)x;
-        sy[i] = occ_compute(a, &c, &q, NULL) == SIM_OK ? q.warps_per_sm : 0;
-    }
-    double ymax = a->max_warps_per_sm, ytick = ymax / 8;
-    char m1[64], m2[64], m3[64];
-    snprintf(m1, sizeof m1, "%d threads: %d warps", base->block_size, r->warps_per_sm);
-    snprintf(m2, sizeof m2, "%d registers: %d warps", base->regs_per_thread, r->warps_per_sm);
-    snprintf(m3, sizeof m3, "%zu bytes: %d warps", used, r->warps_per_sm);
-    double smax = ns > 1 ? sx[ns - 1] : 1;
-    VizChart ch[3] = {
-        {"Impact of varying block size", "threads per block", "active warps per SM", bx, by, NB,
-         0, 1024, 0, ymax, 128, ytick, base->block_size > 1024 ? 1024 : base->block_size,
-         r->warps_per_sm, m1},
-        {"Impact of varying register count per thread", "registers per thread",
-         "active warps per SM", rx, ry, NR, 0, 256, 0, ymax, 32, ytick,
-         base->regs_per_thread > 255 ? 255 : base->regs_per_thread, r->warps_per_sm, m2},
-        {"Impact of varying shared memory per block", "shared memory per block (bytes)",
-         "active warps per SM", sx, sy, ns, 0, smax, 0, ymax, smax > 128 * 1024 ? 32768 : 16384,
-         ytick, (double)used > smax ? smax : (double)used, r->warps_per_sm, m3},
-    };
-    char l[8][160], lim[128], b1[32], b2[32], b3[32], co[16];
-    snprintf(l[0], sizeof l[0], "%s (%s)%s%s%s", a->name, a->family, t->part ? ", " : "",
-             t->part ? t->part->product : "", "");
-    snprintf(l[1], sizeof l[1], "block %d threads, %d registers per thread", base->block_size,
-             base->regs_per_thread);
-    snprintf(l[2], sizeof l[2], "shared memory %zu static + %zu dynamic bytes, carveout %s",
-             base->smem_static, base->smem_dynamic, carveout_format(base->carveout, co, sizeof co));
-    snprintf(l[3], sizeof l[3], "%d block%s per SM, %d of %d warps: occupancy %.1f%%",
-             r->blocks_per_sm, r->blocks_per_sm == 1 ? "" : "s", r->warps_per_sm, a->max_warps_per_sm, 100.0 * r->occupancy);
-    snprintf(l[4], sizeof l[4], "limited by: %s", occ_limiters_format(r->limiters, lim, sizeof lim));
-    snprintf(l[5], sizeof l[5], "unified cache %s: shared %s, L1 %s", kb((size_t)a->unified_cache, b3, sizeof b3),
-             kb(r->smem_capacity, b1, sizeof b1), kb(r->l1_capacity, b2, sizeof b2));
-    snprintf(l[6], sizeof l[6], "red: this launch; blue: change one thing, keep the rest");
-    snprintf(l[7], sizeof l[7], "warpsim occupancy (= cudaOccupancyMaxActiveBlocksPerMultiprocessor)");
-    const char *lines[8] = {l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7]};
-    char title[320];
-    snprintf(title, sizeof title, "Occupancy of %.200s on %s", kernel ? kernel : "the kernel", a->name);
-    SimError err;
-    sim_error_clear(&err);
-    SimStatus st = viz_plot_charts(path, title, ch, 3, lines, 8, 1600, 1100, NULL, &err);
-    free(buf);
-    if (st != SIM_OK) {
-        fprintf(stderr, "warpsim occupancy: %s: %s\n", path, err.msg);
-        return 2;
-    }
-    return 0;
-}
-
-/* ---------------------------------------------------------------- batch */
-
-static void batch_error(FILE *out, long lineno, const char *msg)
-{
-    fprintf(out, "{\"error\": ");
-    char m[300];
-    snprintf(m, sizeof m, "line %ld: %s", lineno, msg);
-    report_json_string(out, m);
-    fprintf(out, "}\n");
-}
-
-static int batch(void)
-{
-    static char obuf[1 << 16];
-    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    char *line = NULL;
-    size_t cap = 0;
-    long lineno = 0;
-    while (getline(&line, &cap, stdin) >= 0) {
-        lineno++;
-        const char *s = line;
-        while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
-            s++;
-        if (!*s)
-            continue;   /* blank lines get no answer */
-        OccConfig c;
-        ArchTarget t;
-        char err[200];
-        if (!occ_batch_parse(line, &c, &t, err, sizeof err)) {
-            batch_error(stdout, lineno, err);
-            continue;
-        }
-        OccResult r;
-        SimError e;
-        sim_error_clear(&e);
-        if (occ_compute(t.arch, &c, &r, &e) != SIM_OK) {
-            batch_error(stdout, lineno, e.msg);
-            continue;
-        }
-        char core[512];
-        occ_json_fields(core, sizeof core, &r);
-        fputc('{', stdout);
-        fputs(core, stdout);
-        fputs("}\n", stdout);
-    }
-    free(line);
-    fflush(stdout);
-    return 0;
-}
-
 /* ---------------------------------------------------------------- main */
 
 /* "--name value" or "--name=value": *val set and true when argv[*i] is name. */
@@ -430,37 +186,31 @@ static int parse_args(int argc, char **argv, Opts *o)
         else if (!strcmp(a, "--measure")) o->measure = true;
         else if (!strcmp(a, "--ncu")) o->ncu = true;
         else if (!strcmp(a, "--sweep-tiny")) o->tiny = true;
-        else if (opt_value(argc, argv, &i, "--sweep-carveout", &v, &rc)) {
-            if (rc) return rc;
-            o->sweep = v;
-        } else if (opt_value(argc, argv, &i, "--analyze-sweep", &v, &rc)) {
-            if (rc) return rc;
-            o->analyze = v;
-        } else if (opt_value(argc, argv, &i, "--backend", &v, &rc)) {
+        else if (opt_value(argc, argv, &i, "--backend", &v, &rc)) {
             if (rc) return rc;
             if (strcmp(v, "gpu") && strcmp(v, "sim"))
                 return usage_error("--backend is gpu or sim, not '%s'", v);
             o->sim = !strcmp(v, "sim");
-        }
-        else if (opt_value(argc, argv, &i, "--arch", &v, &rc) ||
-                 opt_value(argc, argv, &i, "--gpu", &v, &rc)) {
-            if (rc) return rc;
-            o->gpu = v;
-        } else if (opt_value(argc, argv, &i, "--ptx", &v, &rc)) {
-            if (rc) return rc;
-            o->ptx = v;
-        } else if (opt_value(argc, argv, &i, "--kernel", &v, &rc)) {
-            if (rc) return rc;
-            o->kernel = v;
-        } else if (opt_value(argc, argv, &i, "--plot", &v, &rc)) {
-            if (rc) return rc;
-            o->plot = v;
         } else if (opt_value(argc, argv, &i, "--carveout", &v, &rc)) {
             SimError e;
             if (rc) return rc;
             if (carveout_parse(v, &o->carveout, &e) != SIM_OK)
                 return usage_error("%s", e.msg);
         } else {
+            static const struct { const char *name; size_t off; } strs[] = {
+                {"--sweep-carveout", offsetof(Opts, sweep)}, {"--analyze-sweep", offsetof(Opts, analyze)},
+                {"--arch", offsetof(Opts, gpu)}, {"--gpu", offsetof(Opts, gpu)}, {"--ptx", offsetof(Opts, ptx)},
+                {"--kernel", offsetof(Opts, kernel)}, {"--plot", offsetof(Opts, plot)},
+            };
+            size_t k = 0;
+            while (k < sizeof strs / sizeof *strs && !opt_value(argc, argv, &i, strs[k].name, &v, &rc))
+                k++;
+            if (k < sizeof strs / sizeof *strs) {
+                if (rc)
+                    return rc;
+                *(const char **)((char *)o + strs[k].off) = v;
+                continue;
+            }
             static const struct { const char *name; long long max; size_t off; bool size; } nums[] = {
                 {"--block", 1 << 20, offsetof(Opts, block), false},
                 {"--regs", 1 << 20, offsetof(Opts, regs), false},
@@ -472,7 +222,7 @@ static int parse_args(int argc, char **argv, Opts *o)
                 {"--grid", 1 << 30, offsetof(Opts, grid), false},
                 {"--wait-us", 10000000, offsetof(Opts, wait_us), false},
             };
-            size_t k = 0;
+            k = 0;
             while (k < sizeof nums / sizeof *nums && !opt_value(argc, argv, &i, nums[k].name, &v, &rc))
                 k++;
             if (k == sizeof nums / sizeof *nums)
@@ -518,10 +268,40 @@ static int measure(const Opts *o, int argc, char **argv)
         .arch = o->gpu ? t.arch->name : NULL, .sim = o->sim, .block = (int)o->block,
         .regs = o->have_regs ? (int)o->regs : 32, .carveout = o->carveout,
         .smem_static = (size_t)o->smem_static, .smem_dyn = (size_t)o->smem_dyn, .grid = (unsigned)o->grid,
-        .wait_us = (double)o->wait_us, .json = o->json, .ncu = o->ncu, .tiny = o->tiny, .argc = argc,
-        .argv = argv,
+        .wait_us = (double)o->wait_us, .ncu = o->ncu, .tiny = o->tiny, .argc = argc, .argv = argv,
     };
-    return o->sweep ? occ_measure_sweep(&m, o->sweep) : occ_measure_one(&m);
+    FILE *f = o->sweep ? fopen(o->sweep, "w") : NULL;
+    if (o->sweep && !f) {
+        fprintf(stderr, "warpsim occupancy: cannot write %s\n", o->sweep);
+        return 2;
+    }
+    char name[128], note[160];
+    sim_error_clear(&e);
+    Device *d = occ_measure_open(&m, name, sizeof name, note, sizeof note, &e);
+    if (!d || note[0])
+        fprintf(stderr, "warpsim occupancy: %s\n", d ? note : e.msg);
+    int rc = 1;
+    if (d && !f) {
+        OccMeasurement r;
+        if (occ_measure_one(d, name, &m, &r, &e) == SIM_OK)
+            occ_measure_report(stdout, o->json, &r);
+        else
+            fprintf(stderr, "warpsim occupancy --measure: %s\n", e.msg);
+        rc = e.status == SIM_OK ? 0 : e.status == SIM_ERR_USAGE ? 2 : 1;
+        occ_measure_free(&r);
+    } else if (d) {
+        OccSweepSummary s;
+        SimStatus st = occ_measure_sweep(d, name, &m, f, stderr, &s, &e);
+        if (st == SIM_OK)
+            occ_measure_report_sweep(stdout, &s, name, device_arch(d), o->sweep);
+        else
+            fprintf(stderr, "warpsim occupancy --sweep-carveout: %s\n", e.msg);
+        rc = st != SIM_OK || s.failed;
+    }
+    if (f)
+        fclose(f);
+    device_close(d);
+    return rc;
 }
 
 int cmd_occupancy(int argc, char **argv)
@@ -538,17 +318,24 @@ int cmd_occupancy(int argc, char **argv)
     if (o.batch) {
         if (argc > 2)
             return usage_error("%s", "--batch takes no other options: each line says everything");
-        return batch();
+        static char obuf[1 << 16];
+        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+        occ_report_batch(stdin, stdout);
+        return 0;
     }
-    if (o.analyze)
-        return occ_measure_analyze(o.analyze, o.gpu);
+    SimError e;
+    sim_error_clear(&e);
+    if (o.analyze) {
+        if (occ_measure_analyze(o.analyze, o.gpu, stdout, &e) == SIM_OK)
+            return 0;
+        fprintf(stderr, "warpsim occupancy: %s\n", e.msg);
+        return 2;
+    }
     if (o.measure || o.sweep)
         return measure(&o, argc, argv);
     if (!o.gpu)
         return usage_error("%s", "which GPU? give --arch sm_XX or --gpu NAME");
     ArchTarget t;
-    SimError e;
-    sim_error_clear(&e);
     if (arch_resolve(o.gpu, &t, &e) != SIM_OK)
         return usage_error("%s", e.msg);
     if (!o.have_block)
@@ -571,49 +358,24 @@ int cmd_occupancy(int argc, char **argv)
         return usage_error("%s", "static shared memory is at most 48 KB per block (the compiler "
                                  "refuses more); use --smem-dyn for the rest");
 
-    PtxasInfo px = {0};
-    if (o.ptx && (rc = ptxas_query(o.ptx, o.kernel, t.arch->name, (int)o.maxrreg, &px)) != 0)
+    OccReport rep = {.target = t, .ptx_path = o.ptx};
+    if (o.ptx && (rc = ptxas_query(o.ptx, o.kernel, t.arch->name, (int)o.maxrreg, &rep.ptxas)) != 0)
         return rc;
-
-    OccConfig c;
-    occ_config_init(&c);
-    c.block_size = (int)o.block;
-    c.regs_per_thread = o.ptx ? px.regs : (int)o.regs;
-    c.smem_static = o.ptx ? (size_t)px.smem : (size_t)o.smem_static;
-    c.smem_dynamic = (size_t)o.smem_dyn;
-    c.carveout = o.carveout;
-    /* The runtime counts one barrier per kernel; a kernel with more named
-     * barriers (ptxas "used N barriers") takes N. */
-    c.barriers = o.barriers >= 0 ? (int)o.barriers : o.ptx && px.barriers > 1 ? px.barriers : 1;
-    OccResult r;
-    if (occ_compute(t.arch, &c, &r, &e) != SIM_OK)
+    occ_report_config(&rep, (int)o.block, (int)o.regs, (size_t)o.smem_static, (size_t)o.smem_dyn, o.carveout,
+                      (int)o.barriers);
+    if (occ_report_compute(&rep, (int)o.cluster, o.nonportable, &e) != SIM_OK)
         return usage_error("%s", e.msg);
-    OccBlockSizeResult best;
-    if (occ_max_potential_block_size(t.arch, t.sm_count, &c, NULL, NULL, 0, &best, &e) != SIM_OK)
-        return usage_error("%s", e.msg);
-    OccCluster cl, *clp = NULL;
-    if (o.cluster) {
-        if (occ_cluster(t.arch, t.sm_count, &c, (int)o.cluster, o.nonportable, &cl, &e) != SIM_OK)
-            return usage_error("%s", e.msg);
-        clp = &cl;
-    }
-
-    if (o.json)
-        print_json(&t, &o, &c, &r, o.ptx ? &px : NULL, &best, clp);
-    else
-        print_text(&t, &c, &r, o.ptx ? &px : NULL, &best, clp);
-    if (o.explain) {
-        size_t need = occ_explain(&t, &c, &r, NULL, 0) + 1;
-        char *text = malloc(need);
-        if (text) {
-            occ_explain(&t, &c, &r, text, need);
-            fprintf(o.json ? stderr : stdout, "\n%s", text);
-            free(text);
-        }
-    }
+    (o.json ? occ_report_json : occ_report_text)(stdout, &rep);
+    if (o.explain)
+        occ_report_explain(o.json ? stderr : stdout, &rep);
     if (o.plot) {
-        if ((rc = plot(o.plot, &t, &c, &r, o.ptx ? px.name : NULL)) != 0)
-            return rc;
+        if (occ_report_plot(o.plot, &rep, &e) != SIM_OK) {
+            if (e.status == SIM_ERR_NOMEM)
+                fprintf(stderr, "warpsim occupancy: %s\n", e.msg);
+            else
+                fprintf(stderr, "warpsim occupancy: %s: %s\n", o.plot, e.msg);
+            return 2;
+        }
         fprintf(o.json ? stderr : stdout, "\nplot written to %s\n", o.plot);
     }
     return 0;

@@ -10,6 +10,7 @@
 #include "device.h"
 #include "gpu.h"
 #include "launch.h"
+#include "progress.h"
 #include "report.h"
 #include "source.h"
 #include "trace.h"
@@ -17,7 +18,7 @@
 static const char run_help[] =
     "usage: warpsim run FILE --kernel NAME --grid X[,Y[,Z]] [--block X[,Y[,Z]]]\n"
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
-    "                   [--arg SPEC]... [--json] [--trace FILE [--trace-level L]]\n"
+    "                   [--arg SPEC]... [--json] [--quiet] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
     "                   [--check races]\n"
     "\n"
@@ -33,6 +34,7 @@ static const char run_help[] =
     "  --budget N     stop after N warp instructions (default 10^10): an infinite loop\n"
     "                 becomes a 'budget-exceeded' fault instead of a hang\n"
     "  --json         print exactly one JSON object\n"
+    "  --quiet        no progress line (shown on a terminal when a launch runs past a second)\n"
     "  --trace FILE   write a trace of the launch to FILE (traces/FORMAT.md; read it with\n"
     "                 `warpsim trace dump` or `warpsim trace export`)\n"
     "  --trace-level L  blocks (default), warps, instructions or memory: how much detail\n"
@@ -49,7 +51,8 @@ static const char run_help[] =
     "                     file:PATH     raw little-endian elements\n"
     "\n"
     "Exit status: 0 ran clean, 1 the kernel faulted (or --check races found something),\n"
-    "2 bad usage or bad input.\n"
+    "2 bad usage, bad input or no GPU for --backend gpu, 130 stopped with Ctrl-C (what\n"
+    "the launch did so far is printed).\n"
     "\n"
     "example:\n"
     "  warpsim run lessons/01-threads-and-races/kernel.ptx --kernel atomic_sum \\\n"
@@ -118,7 +121,7 @@ static void print_buffers_json(const LaunchResult *r)
 int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *arch = "sm_90";
-    bool json = false, on_gpu = false;
+    bool json = false, on_gpu = false, level_given = false, quiet = false;
     LaunchSpec spec;
     int rc = 2;
     char msg[1024];
@@ -132,6 +135,9 @@ int cmd_run(int argc, char **argv)
             goto done;
         } else if (!strcmp(a, "--json")) {
             json = true;
+            continue;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = true;
             continue;
         }
         LaunchOpt o = launch_parse_option(&spec, argc, argv, &i, msg, sizeof msg);
@@ -149,6 +155,7 @@ int cmd_run(int argc, char **argv)
             spec.trace_path = argv[++i];
         } else if (!strcmp(a, "--trace-level") && has_val) {
             const char *lv = argv[++i];
+            level_given = true;
             spec.trace_level = trace_level_parse(lv);
             if (spec.trace_level < 0) {
                 rc = usage_error("--trace-level '%s': expected blocks, warps, instructions or memory", lv);
@@ -169,6 +176,10 @@ int cmd_run(int argc, char **argv)
     spec.block_optional = true;
     if (!launch_check_complete(file, &spec, msg, sizeof msg)) {
         rc = usage_error("%s", msg);
+        goto done;
+    }
+    if (level_given && !spec.trace_path) {
+        rc = usage_error("%s", "--trace-level chooses the detail of a trace: give --trace FILE as well");
         goto done;
     }
     if (spec.trace_path && on_gpu) {
@@ -204,7 +215,13 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "warpsim run: %s\n", msg);
         goto close;
     }
+    Progress pg;
+    progress_start(&pg, "run", "blocks retired", quiet || json);
+    progress_catch_interrupt(); /* Ctrl-C: stop, print what was done, exit 130 */
+    spec.on_progress = progress_launch_cb;
+    spec.on_progress_user = &pg;
     SimStatus st = launch_run(dev, mod, &spec, &res, msg, sizeof msg);
+    progress_end(&pg);
     if (st && st != SIM_ERR_FAULT) {
         fprintf(stderr, "warpsim run: %s\n", msg);
         goto close;
@@ -254,7 +271,7 @@ int cmd_run(int argc, char **argv)
         if (spec.checks & DEVICE_CHECK_RACES)
             report_races(stdout, dev);
     }
-    rc = st == SIM_ERR_FAULT || device_race_count(dev) ? 1 : 0;
+    rc = progress_interrupted() ? PROGRESS_EXIT_INTERRUPTED : st == SIM_ERR_FAULT || device_race_count(dev) ? 1 : 0;
 close:
     launch_result_free(&res);
     free(ptx);

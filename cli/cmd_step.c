@@ -1,8 +1,11 @@
 /* cmd_step.c: `warpsim step` -- `warpsim run`'s launch, paused before its
  * first warp instruction, then driven from a prompt (or a --script) with
  * cuda-gdb's words: step, next, continue, break, focus, info, print, where,
- * viz.  The stepper itself is step*.c; this file parses the command line,
- * loads the kernel, runs the launch and says how it ended. */
+ * viz.  The stepper itself is the library step/ (step.h); this file parses
+ * the command line, loads the kernel, gives the stepper its commands from
+ * the terminal, a script or stdin (step_input.h), catches Ctrl-C while the
+ * launch runs, and says how the launch ended. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include "report.h"
 #include "source.h"
 #include "step.h"
+#include "step_input.h"
 #include "trace.h"
 
 static const char step_help[] =
@@ -64,6 +68,32 @@ static int usage_error(const char *fmt, const char *a)
     fprintf(stderr, fmt, a);
     fprintf(stderr, "\n(see warpsim step --help)\n");
     return 2;
+}
+
+/* ---- the terminal side of the stepper ------------------------------------- */
+
+static const char *read_command(void *user, const char *prompt) { return step_input_read(user, prompt); }
+
+/* Ctrl-C while the launch runs stops it at the next instruction; at the
+ * prompt it does what it always does. */
+static Stepper *volatile running_stepper;
+static void on_sigint(int sig)
+{
+    (void)sig;
+    if (running_stepper)
+        step_interrupt(running_stepper);
+}
+
+static void running(void *user, Stepper *s, bool on)
+{
+    if (!step_input_interactive(user))
+        return;
+    running_stepper = on ? s : NULL;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on ? on_sigint : SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
 }
 
 /* What each buffer holds after the launch: its spec, then its elements
@@ -171,8 +201,10 @@ int cmd_step(int argc, char **argv)
         fprintf(stderr, "warpsim step: %s\n", msg);
         goto close;
     }
+    step_input_set_completer(in, step_command_word);
     StepConfig cfg = {.file = file, .ptx_path = file, .arch = device_arch(dev), .ptx = ptx, .ptx_len = len,
-                      .spec = &spec, .argc = argc, .argv = argv, .in = in, .out = stdout};
+                      .spec = &spec, .argc = argc, .argv = argv, .read = read_command, .running = running,
+                      .user = in, .interactive = step_input_interactive(in), .out = stdout};
     if (!(s1 = s = step_new(&cfg))) {
         fprintf(stderr, "warpsim step: out of memory\n");
         goto close;
@@ -222,13 +254,14 @@ int cmd_step(int argc, char **argv)
         }
         step_stop_before(s2, res.stats.warp_insts, res.fault.lane);
         spec.on_issue_user = s2;
+        running(in, s2, true); /* Ctrl-C on the way to the fault stops the replay */
         SimStatus st2 = launch_run(dev, mod, &spec, &res2, msg, sizeof msg);
         if (st2 == SIM_ERR_FAULT && !step_quit_requested(s2))
             printf("the replay faulted again: %s at %s:%d\n", res2.fault.kind, res2.fault.file, res2.fault.line);
         errors += step_errors(s2);
         s = s2;
     }
-    int left = step_quit_requested(s) ? 0 : step_lines_left(s);
+    int left = step_quit_requested(s) ? 0 : step_input_drain(in);
     if (left)
         printf("(%d command%s of the script not run: the launch had ended)\n", left, left == 1 ? "" : "s");
     if (errors && !step_input_interactive(in)) {
@@ -239,6 +272,8 @@ int cmd_step(int argc, char **argv)
     }
 close:
     fflush(stdout);
+    if (in) /* the steppers go: Ctrl-C is the default again */
+        running(in, NULL, false);
     step_free(s1);
     step_free(s2);
     step_input_close(in);

@@ -98,7 +98,7 @@ int cmd_viz(int argc, char **argv)
             at_given = true;
             if (!strcmp(v, "end"))
                 at_end = true;
-            else if (!parse_u64(v, &o.at_cycle) || o.at_cycle == VIZ_AT_MIDDLE)
+            else if (!parse_u64(v, &o.at_cycle) || o.at_cycle >= VIZ_AT_END)
                 return usage_error("--at '%s': a cycle (0, 1, 2, ...) or end", v);
         } else if (!strcmp(a, "--view")) {
             i++;
@@ -134,7 +134,7 @@ int cmd_viz(int argc, char **argv)
     if (!o.npaths)
         return usage_error("%s", "missing FILE (a trace from warpsim run --trace)");
     if (at_end)
-        o.at_cycle = UINT64_MAX - 1; /* clamped to the end */
+        o.at_cycle = VIZ_AT_END;
     if (png) {
         if (o.script)
             return usage_error("%s", "--script drives the window; it has no effect with --png");

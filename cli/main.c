@@ -5,6 +5,10 @@
 
 #include "cmd.h"
 
+#ifndef WARPSIM_VERSION
+#define WARPSIM_VERSION "unknown"
+#endif
+
 typedef struct {
     const char *name;
     int (*fn)(int, char **);
@@ -30,7 +34,8 @@ static void usage(FILE *f)
                "subcommands:\n");
     for (size_t i = 0; i < sizeof subcommands / sizeof *subcommands; i++)
         fprintf(f, "  %-10s %s\n", subcommands[i].name, subcommands[i].summary);
-    fprintf(f, "\n`warpsim SUBCOMMAND --help` explains each one.  Start with `warpsim lesson 1`.\n");
+    fprintf(f, "\n`warpsim SUBCOMMAND --help` explains each one.  Start with `warpsim lesson 1`.\n"
+               "`warpsim --version` prints the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -38,6 +43,10 @@ int main(int argc, char **argv)
     if (argc < 2) {
         usage(stderr);
         return 2;
+    }
+    if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+        printf("warpsim %s\n", WARPSIM_VERSION);
+        return 0;
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);

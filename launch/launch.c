@@ -35,9 +35,9 @@ bool launch_parse_dim(const char *s, DeviceDim3 *d)
     unsigned v[3] = {1, 1, 1};
     int n = 0;
     const char *p = s;
-    while (n < 3) {
+    for (;;) {
         char *end;
-        if (*p < '0' || *p > '9')
+        if (*p < '0' || *p > '9' || n == 3) /* a fourth number is an error, never ignored */
             return false;
         unsigned long x = strtoul(p, &end, 10);
         if (x == 0 || x > 0x7fffffffUL)
@@ -49,8 +49,6 @@ bool launch_parse_dim(const char *s, DeviceDim3 *d)
             return false;
         p = end + 1;
     }
-    if (*p && n == 3 && strchr(p, ','))
-        return false;
     d->x = v[0];
     d->y = v[1];
     d->z = v[2];
@@ -321,6 +319,17 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
                          argspec_type_size(a->type), i, psz);
                 goto fail;
             }
+            /* a float's bits in an int parameter (or back) is never meant */
+            PtxType pt = (PtxType)device_kernel_param_type(mod, entry, i);
+            bool pf = ptx_type_is_float(pt), af = ptx_type_is_float(a->type);
+            bool pbits = pt >= PTX_T_B8 && pt <= PTX_T_B128;
+            if (!pbits && pf != af) {
+                snprintf(msg, cap, "--arg %d '%s' is %s but parameter %d of %s is .%s (%s): give %s", i, a->text,
+                         af ? "a float" : "an integer", i, entry, ptx_type_name(pt), pf ? "a float" : "an integer",
+                         pf ? (psz == 8 ? "f64:V" : "f32:V")
+                            : (psz == 8 ? "i64:V or u64:V" : psz == 4 ? "i32:V or u32:V" : "an integer of its size"));
+                goto fail;
+            }
             scalars[i] = a->scalar;
         }
         params[i] = &scalars[i];
@@ -330,7 +339,8 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
                         .trace_path = s->trace_path, .trace_level = s->trace_level,
                         .schedule = s->schedule, .atomic_order = s->atomic_order,
                         .divergence = s->divergence, .seed = s->seed, .checks = s->checks,
-                        .on_issue = s->on_issue, .on_issue_user = s->on_issue_user};
+                        .on_issue = s->on_issue, .on_issue_user = s->on_issue_user,
+                        .on_progress = s->on_progress, .on_progress_user = s->on_progress_user};
     bool on_gpu = !strcmp(device_backend(dev), "gpu");
     if (!on_gpu && s->smem > 48 * 1024 &&
         device_set_attr(mod, entry, DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)s->smem, &err)) {

@@ -37,6 +37,10 @@ typedef struct {
      * SimIssueFn of sim/inspect.h: `warpsim step`); NULL none. */
     int (*on_issue)(void *user, const struct SimView *view, uint64_t block, int warp);
     void *on_issue_user;
+    /* Called between rounds of the schedule with blocks retired and total
+     * (DeviceLaunch.on_progress): progress lines, Ctrl-C; NULL none. */
+    int (*on_progress)(void *user, uint64_t retired, uint64_t total);
+    void *on_progress_user;
 } LaunchSpec;
 
 /* The help text of the options above that choose how the simulator orders

@@ -13,8 +13,9 @@ void report_error(FILE *f, const SimError *e, const char *source, size_t len)
 void report_fault(FILE *f, const DeviceFault *x)
 {
     fprintf(f, "kernel fault: %s\n  %s\n", x->kind, x->msg);
-    fprintf(f, "  block (%u,%u,%u) thread (%u,%u,%u)  [warp %d, lane %d]\n", x->block.x, x->block.y,
-            x->block.z, x->thread.x, x->thread.y, x->thread.z, x->warp, x->lane);
+    if (x->warp >= 0) /* faults of the launch as a whole (stopped, ...) have no thread */
+        fprintf(f, "  block (%u,%u,%u) thread (%u,%u,%u)  [warp %d, lane %d]\n", x->block.x, x->block.y,
+                x->block.z, x->thread.x, x->thread.y, x->thread.z, x->warp, x->lane);
     if (x->line > 0)
         fprintf(f, "  at %s:%d\n", x->file, x->line);
     if (x->ptx_line > 0)
@@ -55,16 +56,21 @@ void report_fault_json(FILE *f, const DeviceFault *x)
     fprintf(f, ", \"address\": \"0x%" PRIx64 "\"}", x->addr);
 }
 
+/* "s" unless n is 1: "1 block", "2 blocks". */
+static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
 void report_stats(FILE *f, const DeviceStats *s, bool simulated)
 {
     if (!simulated) {
-        fprintf(f, "  %" PRIu64 " blocks, %" PRIu64 " warps, %" PRIu64 " threads; %d registers per thread, %" PRIu64
+        fprintf(f, "  %" PRIu64 " block%s, %" PRIu64 " warp%s, %" PRIu64 " thread%s; %d registers per thread, %" PRIu64
                    " bytes static shared memory, %" PRIu64 " bytes local memory per thread\n",
-                s->blocks, s->warps, s->threads, s->regs_per_thread, s->static_smem, s->local_bytes);
+                s->blocks, plural(s->blocks), s->warps, plural(s->warps), s->threads, plural(s->threads),
+                s->regs_per_thread, s->static_smem, s->local_bytes);
         fprintf(f, "  ran on the GPU in %.3f ms (launch and synchronisation)\n", s->seconds * 1e3);
         return;
     }
-    fprintf(f, "  %" PRIu64 " blocks, %" PRIu64 " warps, %" PRIu64 " threads\n", s->blocks, s->warps, s->threads);
+    fprintf(f, "  %" PRIu64 " block%s, %" PRIu64 " warp%s, %" PRIu64 " thread%s\n", s->blocks, plural(s->blocks),
+            s->warps, plural(s->warps), s->threads, plural(s->threads));
     fprintf(f, "  %" PRIu64 " warp instructions (%" PRIu64 " thread instructions), %" PRIu64 " divergent branches\n",
             s->warp_insts, s->thread_insts, s->divergent_branches);
     fprintf(f, "  global: %" PRIu64 " loads, %" PRIu64 " stores; shared: %" PRIu64 " loads, %" PRIu64

@@ -67,6 +67,9 @@ char *lesson_root(char *buf, size_t cap)
             snprintf(buf, cap, "%s/lessons", exe);
             if (is_dir(buf))
                 return buf;
+            snprintf(buf, cap, "%s/share/warpsim/lessons", exe); /* make install's PREFIX */
+            if (is_dir(buf))
+                return buf;
         }
     }
     snprintf(buf, cap, "lessons");

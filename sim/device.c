@@ -141,6 +141,14 @@ bool device_kernel_declared_block(DeviceModule *m, const char *entry, DeviceDim3
     return true;
 }
 
+int device_kernel_param_type(DeviceModule *m, const char *entry, int i)
+{
+    int f = device_entry_index(m, entry);
+    if (f < 0 || i < 0 || i >= m->ptx->funcs[f].n_params)
+        return PTX_T_NONE;
+    return m->ptx->funcs[f].params[i].type;
+}
+
 SimStatus device_malloc(Device *d, size_t bytes, DevicePtr *out, SimError *err)
 {
     return d->ops->malloc(d, bytes, out, err);

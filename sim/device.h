@@ -94,6 +94,13 @@ typedef struct {
      * paused launch and stop it.  NULL: not called.  The GPU refuses it. */
     int (*on_issue)(void *user, const struct SimView *view, uint64_t block, int warp);
     void *on_issue_user;
+    /* The simulator calls on_progress(on_progress_user, retired, total) between
+     * rounds of its schedule (every few thousand cycles, never inside an
+     * instruction) with the blocks retired so far of the grid's total: for a
+     * progress line, and to stop on Ctrl-C.  Nonzero stops the launch (a fault
+     * of kind "stopped").  NULL: not called.  The GPU ignores it. */
+    int (*on_progress)(void *user, uint64_t retired, uint64_t total);
+    void *on_progress_user;
 } DeviceLaunch;
 
 enum { DEVICE_SCHED_ROUNDROBIN = 0, DEVICE_SCHED_RANDOM, DEVICE_SCHED_ADVERSARIAL };
@@ -185,6 +192,9 @@ int device_kernel_param_size(DeviceModule *m, const char *entry, int i);
  * (a tile kernel's __launch_bounds__(tile::kThreads)), missing dimensions 1.
  * true with *block filled; false when it declares neither (or is unknown). */
 bool device_kernel_declared_block(DeviceModule *m, const char *entry, DeviceDim3 *block);
+/* Parameter i's type (a PtxType of ptx.h) as the PTX declares it (.u32 for an int, .f32 for a
+ * float, .u64 for a pointer, .b8 for a struct); PTX_T_NONE out of range. */
+int device_kernel_param_type(DeviceModule *m, const char *entry, int i);
 
 /* Global memory.  Allocations are zero-filled; every access a kernel makes is
  * checked against them. */

@@ -417,7 +417,7 @@ static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         bool global = in->space == PTX_SPACE_GLOBAL ||
                       (in->space == PTX_SPACE_NONE && !(a >= MEM_SHARED_WIN && a < MEM_SHARED_WIN + MEM_WIN_SIZE));
         uint64_t old = load_val(p, sz, false);
-        uint64_t nv = atom_apply(in, global, old, b[l] & wm, c[l] & wm);
+        uint64_t nv = atom_apply(in, global, old, b[l] & wm, c[l] & wm) & wm; /* the width written */
         store_val(p, sz, nv);
         if (x->trace) /* atomics are rare: the lane loop is not a hot one */
             exec_trace_atomic(x, w, in, l, a, old, nv);

@@ -339,6 +339,9 @@ void exec_sched_run(Exec *x)
         dispatch_free(x);
         for (int i = 0; i < x->nsm; i++)
             x->sms[i].free_at = UINT64_MAX;
+        if (x->cfg->on_progress && !x->faulted &&
+            x->cfg->on_progress(x->cfg->on_progress_user, x->stats->blocks, x->nblocks))
+            exec_fault(x, NULL, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
         nact = active_sms(x, act);
         bool all_past = true;
         for (int i = 0; i < nact && all_past; i++)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "error.h"
 
@@ -279,5 +280,21 @@ const char *trace_coll_name(int kind);
 const char *trace_tile_op_name(int op);          /* "load", "atom", ... */
 const char *trace_tile_dtype_name(int dtype);    /* "f32", "s32", ... */
 const char *trace_tile_pad_name(int pad);        /* "zero", "-0", "nan", "+inf", "-inf" */
+
+/* ---- text and Perfetto JSON (trace_text.c) ----------------------------- */
+
+/* Write the whole of r to f as text: a header (kernel, arch, level, shape,
+ * registers, SMs), the string table, counts, then one event a line
+ * ("cycle block name details"; an event of a later format is named and
+ * skipped).  Starts from the first event (rewinds r); never fails. */
+void trace_dump_text(FILE *f, TraceReader *r);
+
+/* Write r to f as Chrome trace-event JSON (Perfetto, chrome://tracing): one
+ * process per SM with its blocks' spans on thread 0 and one thread per warp
+ * with its turns (level warps and up), instants for barriers, faults, races
+ * and issues; 1 microsecond on the time axis is one cycle of the trace.
+ * Rewinds r.  SIM_OK; SIM_ERR_NOMEM before anything is written; SIM_ERR_IO
+ * when f reports an error (the file is then incomplete). */
+SimStatus trace_export_perfetto(FILE *f, TraceReader *r, SimError *err);
 
 #endif

@@ -132,6 +132,56 @@ static void test_run_rejects_bad_arg_spec(void **s)
     assert_non_null(strstr(out, "'abc' is not a valid i32"));
 }
 
+static void test_run_rejects_what_it_used_to_ignore(void **s)
+{
+    (void)s;
+    /* a fourth dimension is an error, not dropped */
+    assert_int_equal(run(out, sizeof out, "run " L1 " --kernel atomic_sum --grid 4,1,1,1 --block 256 " SUMARGS), 2);
+    assert_non_null(strstr(out, "--grid '4,1,1,1': expected X[,Y[,Z]]"));
+    assert_int_equal(run(out, sizeof out, "run " L1 " --kernel atomic_sum --grid 4 --block 64,2,1,1 " SUMARGS), 2);
+    /* a trace level with no trace to write */
+    assert_int_equal(run(out, sizeof out, "run " L1 " --kernel atomic_sum --grid 4 --block 256 --trace-level warps "
+                                          SUMARGS), 2);
+    assert_non_null(strstr(out, "give --trace FILE as well"));
+    /* a float for an int parameter, and an int for a float one */
+    assert_int_equal(run(out, sizeof out, "run " L1 " --kernel atomic_sum --grid 4 --block 256 "
+                                          "--arg buf:i32[1000]=fill:1 --arg buf:i32[1]=fill:0 --arg f32:1.5"), 2);
+    assert_non_null(strstr(out, "--arg 2 'f32:1.5' is a float but parameter 2 of atomic_sum is .u32 (an integer): "
+                                "give i32:V or u32:V"));
+}
+
+static void test_version_is_the_version_file(void **s)
+{
+    (void)s;
+    FILE *f = fopen("VERSION", "r");
+    assert_non_null(f);
+    char v[64] = "", want[80];
+    assert_non_null(fgets(v, sizeof v, f));
+    fclose(f);
+    v[strcspn(v, "\n")] = 0;
+    snprintf(want, sizeof want, "warpsim %s", v);
+    assert_int_equal(run(out, sizeof out, "--version"), 0);
+    assert_true(!strncmp(out, want, strlen(want)));
+    assert_int_equal(run(out, sizeof out, "--help"), 0);
+    assert_non_null(strstr(out, "--version"));
+}
+
+static void test_run_json_atomics_log_values_at_their_width(void **s)
+{
+    (void)s;
+    /* 2e9 + 2e9 wraps in 32 bits: the log shows the 32-bit value written */
+    assert_int_equal(run(out, sizeof out, "run " L1 " --kernel atomic_sum --grid 1 --block 32 --json "
+                                          "--arg buf:i32[4]=fill:2000000000 --arg buf:i32[1]=fill:0 --arg i32:4"), 0);
+    const char *a = strstr(out, "\"atomics\": [");
+    assert_non_null(a);
+    int seen = 0;
+    for (const char *p = a; (p = strstr(p, "\"new\": \"0x")); p++, seen++) {
+        size_t hex = strspn(p + 10, "0123456789abcdef");
+        assert_true(hex >= 1 && hex <= 8);
+    }
+    assert_true(seen >= 1);
+}
+
 static void test_run_rejects_block_over_1024_threads(void **s)
 {
     (void)s;
@@ -271,6 +321,9 @@ int main(void)
         cmocka_unit_test(test_run_without_block_takes_the_kernels_launch_bounds),
         cmocka_unit_test(test_run_without_block_needs_declared_bounds),
         cmocka_unit_test(test_run_missing_file_is_status_2),
+        cmocka_unit_test(test_run_rejects_what_it_used_to_ignore),
+        cmocka_unit_test(test_run_json_atomics_log_values_at_their_width),
+        cmocka_unit_test(test_version_is_the_version_file),
         cmocka_unit_test(test_lesson_1_shows_the_race_and_two_correct_sums),
         cmocka_unit_test(test_lesson_unknown_is_status_2),
         cmocka_unit_test(test_unknown_subcommand_is_status_2),

@@ -1,7 +1,8 @@
 /* test_step.c: `warpsim step` driven by scripts as a student would drive it
  * at the prompt -- stepping the focus warp, next, breakpoints, print of
  * registers and memory, info, errors, quitting, faults, viz -- on lesson 1's
- * kernels; the lesson-1 script that watches racy_sum lose updates; and the
+ * kernels; the lesson-1 script that watches racy_sum lose updates; the
+ * stepper as a library (step.h), driven with no warpsim process; and the
  * inspect.h additions the stepper relies on (view_next, view_param, ...). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,8 +19,10 @@
 
 #include "device.h"
 #include "inspect.h"
+#include "launch.h"
 #include "ptx.h"
 #include "source.h"
+#include "step.h"
 
 static const char *warpsim(void)
 {
@@ -189,9 +192,10 @@ static void test_print_global_and_arguments(void **s)
     assert_non_null(strstr(out, "(arg0, buf:i32[1000]=fill:1: its first 8 elements), 8 x i32:\n"
                                 "  [0]           1        1        1        1        1        1        1        1\n"
                                 "  hex    00000001 00000001"));
-    assert_non_null(strstr(out, "(arg0[998], buf:i32[1000]=fill:1), 2 x i32:\n  [0]           1        1\n"));
+    /* rows are labelled by the array's own index */
+    assert_non_null(strstr(out, "(arg0[998], buf:i32[1000]=fill:1), 2 x i32:\n  [998]         1        1\n"));
     /* reading on past the buffer stops at its end, saying so */
-    assert_non_null(strstr(out, "(arg0[999], buf:i32[1000]=fill:1), 4 x i32:\n  [0]           1\n"
+    assert_non_null(strstr(out, "(arg0[999], buf:i32[1000]=fill:1), 4 x i32:\n  [999]         1\n"
                                 "  hex    00000001\n  0x"));
     assert_non_null(strstr(out, " is outside every allocation\n"));
     assert_non_null(strstr(out, ", 2 x u8:\n  [0]     1  0\n  hex    01 00\n"));
@@ -414,17 +418,43 @@ static void test_viz_replays_the_launch_into_a_trace(void **s)
     const char *t = strstr(out, "trace written to ");
     assert_non_null(t);
     char path[512];
-    assert_int_equal(sscanf(t, "trace written to %511[^;]", path), 1);
+    assert_int_equal(sscanf(t, "trace written to %511[^ ;]", path), 1);
+    assert_non_null(strstr(t, "(removed when the stepper ends)"));
     struct stat st;
-    assert_int_equal(stat(path, &st), 0);
-    assert_true(st.st_size > 100);
+    /* the replay's trace lived as long as the session, and no longer */
+    assert_int_not_equal(stat(path, &st), 0);
     assert_non_null(strstr(out, "warpsim run " L1 " --kernel racy_sum"));
     assert_non_null(strstr(out, "--trace-level memory\n"));
     assert_non_null(strstr(out, "error: viz 'nope': the views are gpu, sm, memory and atomics"));
     /* the trace is made once per session */
     assert_null(nth(out, "trace written to ", 1));
-    unlink(path);
     assert_int_equal(run("trace dump %s", path), 2);
+}
+
+/* The defects a new user met: row labels of argK[I], the focus lane across
+ * a breakpoint, a clock that seemed to run backwards, the help table. */
+static void test_step_labels_rows_keeps_the_lane_and_explains_clocks(void **s)
+{
+    (void)s;
+    int rc = step(L1 " --kernel racy_sum --grid 400 --block 256 --arg buf:i32[102400]=iota "
+                  "--arg buf:i32[1]=fill:0 --arg i32:102400",
+                  "print global arg0[998] 4\nhelp\nstep 40\nfocus block 0 warp 0 lane 5\n"
+                  "break 26\ncontinue\nwhere\n");
+    assert_int_equal(rc, 0);
+    /* rows count from the element asked for */
+    assert_non_null(strstr(out, "  [998]       998      999     1000     1001\n"));
+    /* the alias column stays one column, after the longest usage */
+    const char *p = strstr(out, "  print %REG | argK | shared ADDR [N] [TYPE] | global ADDR [N] [TYPE]  p\n");
+    assert_non_null(p);
+    const char *q = strstr(out, "  step [N]");
+    assert_non_null(q);
+    const char *qe = strchr(q, '\n'), *pe = strchr(p, '\n');
+    assert_int_equal(qe - q, pe - p);
+    /* the breakpoint moves the focus to another warp, not to another lane */
+    assert_non_null(strstr(out, "block 1 warp 0 lane 5 (thread 5,0,0) on SM 1"));
+    /* SM 1's clock reads less than SM 0's: said, once */
+    assert_non_null(strstr(out, "so SM 0 has already reached cycle 128)"));
+    assert_null(nth(out, "SMs are simulated in turn", 1));
 }
 
 /* ---- warpsim lesson ------------------------------------------------------------- */
@@ -506,6 +536,199 @@ static void test_tab_completes_commands_and_their_words(void **s)
     assert_non_null(strstr(out, "4 blocks resident on 4 SMs"));
     assert_non_null(strstr(out, "[block 0 warp 1, SM 0, cycle 0]"));
     assert_non_null(strstr(out, "the launch was stopped at cycle"));
+}
+
+/* ---- step.h, directly: a Stepper with no terminal and no warpsim process ---------- */
+
+/* The caller's side of a session: the command lines to give, and a log of
+ * what the Stepper asked and told. */
+typedef struct {
+    const char *const *lines;    /* NULL-terminated */
+    int next;
+    int reads;                   /* read calls, the one answered NULL included */
+    char prompt[32];
+    int resumed, paused;         /* running(true) / running(false) calls */
+    bool interrupt_on_resume;    /* Ctrl-C as soon as the launch goes on */
+    Stepper *seen;               /* the Stepper running() was given */
+} Session;
+
+static const char *lib_read(void *user, const char *prompt)
+{
+    Session *c = user;
+    c->reads++;
+    snprintf(c->prompt, sizeof c->prompt, "%s", prompt);
+    return c->lines[c->next] ? c->lines[c->next++] : NULL;
+}
+
+static void lib_running(void *user, Stepper *s, bool on)
+{
+    Session *c = user;
+    c->seen = s;
+    if (!on) {
+        c->paused++;
+        return;
+    }
+    c->resumed++;
+    if (c->interrupt_on_resume) {
+        c->interrupt_on_resume = false;
+        step_interrupt(s);
+    }
+}
+
+/* Run lesson 1's racy_sum (4 blocks of 256) under a Stepper fed c's lines;
+ * its output into out, the Stepper's error count and quit into *errors and
+ * *quit.  Returns the launch's status. */
+static SimStatus lib_session(Session *c, int *errors, bool *quit)
+{
+    char msg[512];
+    SimError err;
+    sim_error_clear(&err);
+    Device *dev = device_open_sim("sm_90", &err);
+    assert_non_null(dev);
+    size_t len = 0;
+    char *ptx = source_load_ptx(L1, device_arch(dev), &len, msg, sizeof msg);
+    assert_non_null(ptx);
+    DeviceModule *mod = NULL;
+    assert_int_equal(device_load_ptx(dev, L1, ptx, len, &mod, &err), SIM_OK);
+    char *toks[] = {"--kernel", "racy_sum", "--grid", "4", "--block", "256", "--arg", "buf:i32[1000]=fill:1",
+                    "--arg", "buf:i32[1]=fill:0", "--arg", "i32:1000", NULL};
+    LaunchSpec spec;
+    launch_spec_init(&spec);
+    assert_true(launch_parse_tokens(&spec, 12, toks, msg, sizeof msg));
+    char *text = NULL;
+    size_t tlen = 0;
+    FILE *o = open_memstream(&text, &tlen);
+    assert_non_null(o);
+    StepConfig cfg = {.file = L1, .ptx_path = L1, .arch = device_arch(dev), .ptx = ptx, .ptx_len = len,
+                      .spec = &spec, .read = lib_read, .running = lib_running, .user = c, .out = o};
+    Stepper *s = step_new(&cfg);
+    assert_non_null(s);
+    spec.on_issue = step_on_issue;
+    spec.on_issue_user = s;
+    LaunchResult res;
+    memset(&res, 0, sizeof res);
+    SimStatus st = launch_run(dev, mod, &spec, &res, msg, sizeof msg);
+    *errors = step_errors(s);
+    *quit = step_quit_requested(s);
+    if (st == SIM_ERR_FAULT)
+        assert_string_equal(res.fault.kind, "stopped");
+    if (st == SIM_OK) /* every update of out[0] ran, however many were lost */
+        assert_true(res.nbufs == 2 && res.bufs[1].count == 1);
+    if (c->seen)
+        assert_ptr_equal(c->seen, s);
+    step_free(s);
+    fclose(o);
+    assert_true(tlen < sizeof out);
+    memcpy(out, text, tlen + 1);
+    free(text);
+    launch_result_free(&res);
+    launch_spec_free(&spec);
+    free(ptx);
+    device_close(dev);
+    return st;
+}
+
+static void test_stepper_library_breaks_steps_prints_and_continues(void **s)
+{
+    (void)s;
+    static const char *const lines[] = {"break 26", "continue", "print %r1", "step 4", "print %r7", "",
+                                        "delete", "continue", NULL};
+    Session c = {.lines = lines};
+    int errors;
+    bool quit;
+    assert_int_equal(lib_session(&c, &errors, &quit), SIM_OK);
+    assert_int_equal(errors, 0);
+    assert_false(quit);
+    assert_int_equal(c.reads, 8); /* every line, and none after the last continue */
+    assert_string_equal(c.prompt, "(warpsim) ");
+    /* paused at the start, at the breakpoint, after the step; resumed three times */
+    assert_int_equal(c.paused, 3);
+    assert_int_equal(c.resumed, 3);
+    const char *start = strstr(out, "paused before the first instruction of racy_sum");
+    const char *hit = strstr(out, "breakpoint 1 (kernel.cu:26), hit 1: focus on block 0 warp 0\n"
+                                  "[block 0 warp 0, SM 0, cycle 0] kernel.cu:26  mul.wide.s32");
+    const char *r1 = strstr(out, "%r1 (b32) in block 0 warp 0:\n  lanes  0-7 :          0          1");
+    const char *r7 = strstr(out, "%r7 (b32) in block 0 warp 0:\n  lanes 0-31         0\n");
+    assert_non_null(start);
+    assert_non_null(strstr(out, "breakpoint 1 at kernel.cu:26\n"));
+    assert_non_null(hit);
+    assert_non_null(r1);
+    assert_non_null(r7);
+    assert_true(start < hit && hit < r1 && r1 < r7);
+    /* the empty line repeated print %r7 */
+    assert_non_null(strstr(r7 + 1, "%r7 (b32) in block 0 warp 0:"));
+    assert_non_null(strstr(out, "deleted every breakpoint\n"));
+    /* no prompt echo: echoing is the caller's business */
+    assert_null(strstr(out, "(warpsim)"));
+}
+
+static void test_stepper_library_end_of_input_quits_and_counts_errors(void **s)
+{
+    (void)s;
+    static const char *const lines[] = {"frobnicate", "print %r99", "step", NULL};
+    Session c = {.lines = lines};
+    int errors;
+    bool quit;
+    assert_int_equal(lib_session(&c, &errors, &quit), SIM_ERR_FAULT);
+    assert_true(quit);
+    assert_int_equal(errors, 2);
+    assert_int_equal(c.reads, 4); /* 2 bad, step; then the end of input */
+    assert_int_equal(c.paused, 2);
+    assert_non_null(strstr(out, "error: unknown command 'frobnicate' (help lists the commands)\n"));
+    assert_non_null(strstr(out, "error: no register %r99 in racy_sum"));
+    assert_non_null(strstr(out, "(end of the commands: quit)\n"));
+    /* a quit does not tell the caller the launch goes on */
+    assert_int_equal(c.resumed, 1);
+}
+
+static void test_stepper_library_interrupt_stops_at_the_next_instruction(void **s)
+{
+    (void)s;
+    /* continue with no breakpoint would run to the end; Ctrl-C stops it */
+    static const char *const lines[] = {"continue", "quit", NULL};
+    Session c = {.lines = lines, .interrupt_on_resume = true};
+    int errors;
+    bool quit;
+    assert_int_equal(lib_session(&c, &errors, &quit), SIM_ERR_FAULT);
+    assert_true(quit);
+    assert_int_equal(errors, 0);
+    assert_int_equal(c.reads, 2);
+    assert_int_equal(c.paused, 2);
+    const char *intr = strstr(out, "interrupted\n[block ");
+    assert_non_null(intr);
+    assert_true(strstr(out, "paused before the first instruction") < intr);
+}
+
+static void test_stepper_library_rejects_a_config_without_read_or_out(void **s)
+{
+    (void)s;
+    LaunchSpec spec;
+    launch_spec_init(&spec);
+    Session c = {.lines = (const char *const[]){NULL}};
+    StepConfig cfg = {.file = L1, .spec = &spec, .read = lib_read, .user = &c, .out = stdout};
+    cfg.read = NULL;
+    assert_null(step_new(&cfg));
+    cfg.read = lib_read;
+    cfg.out = NULL;
+    assert_null(step_new(&cfg));
+    assert_null(step_new(NULL));
+    step_free(NULL);
+}
+
+static void test_stepper_library_completion_words(void **s)
+{
+    (void)s;
+    assert_string_equal(step_command_word(NULL, 0), "step");
+    assert_string_equal(step_command_word("info", 0), "warps");
+    assert_string_equal(step_command_word("i", 5), "breakpoints"); /* the abbreviation */
+    assert_string_equal(step_command_word("help", 1), "next");
+    assert_string_equal(step_command_word("focus", 3), "thread");
+    assert_null(step_command_word("quit", 0));
+    assert_null(step_command_word("nosuch", 0));
+    int n = 0;
+    while (step_command_word(NULL, n))
+        n++;
+    assert_int_equal(n, 12);
 }
 
 /* ---- inspect.h, directly ------------------------------------------------------- */
@@ -599,6 +822,12 @@ int main(void)
         cmocka_unit_test(test_lesson4_blocks_wait_for_room),
         cmocka_unit_test(test_lesson_on_a_terminal_starts_the_stepper),
         cmocka_unit_test(test_tab_completes_commands_and_their_words),
+        cmocka_unit_test(test_stepper_library_breaks_steps_prints_and_continues),
+        cmocka_unit_test(test_stepper_library_end_of_input_quits_and_counts_errors),
+        cmocka_unit_test(test_stepper_library_interrupt_stops_at_the_next_instruction),
+        cmocka_unit_test(test_stepper_library_rejects_a_config_without_read_or_out),
+        cmocka_unit_test(test_stepper_library_completion_words),
+        cmocka_unit_test(test_step_labels_rows_keeps_the_lane_and_explains_clocks),
         cmocka_unit_test(test_inspect_next_param_and_register_types),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -588,6 +588,93 @@ static void test_trace_replays_fuzz_corpus(void **s)
     assert_true(good >= 4); /* the seeds are valid traces */
 }
 
+/* ---- text and Perfetto JSON, through the library ----------------------------- */
+
+static char *capture_dump(TraceReader *r, size_t *n)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, n);
+    assert_non_null(f);
+    trace_dump_text(f, r);
+    fclose(f);
+    return text;
+}
+
+static void test_trace_dump_text_names_every_event_and_rewinds(void **s)
+{
+    (void)s;
+    const char *path = tmp_path("dump.wst");
+    write_small(path);
+    TraceReader *r = open_ok(path);
+    size_t n1, n2;
+    char *a = capture_dump(r, &n1);
+    char *b = capture_dump(r, &n2); /* a second dump starts again at the first event */
+    assert_int_equal(n1, n2);
+    assert_memory_equal(a, b, n1);
+    assert_non_null(strstr(a, "k on sm_90, level memory"));
+    assert_non_null(strstr(a, "grid 3x2x1  block 64x1x1  smem 16 dynamic + 1024 static  regs ? (PTX 37)  4 SMs"));
+    assert_non_null(strstr(a, " 2=\"kernel.cu\""));
+    assert_non_null(strstr(a, "faulted"));
+    assert_non_null(strstr(a, "w1 pc 70000 mask 0xfffffff0 ptx:167 kernel.cu:41"));
+    assert_non_null(strstr(a, "conflict 4-way"));
+    assert_non_null(strstr(a, "w1 lane 31 pc 12 atom.cas.global 8B"));
+    assert_non_null(strstr(a, "redux.xor"));
+    assert_non_null(strstr(a, "trap: the kernel executed trap"));
+    int lines = 0;
+    for (const char *p = a; *p; p++)
+        lines += *p == '\n';
+    int nev;
+    TraceEvent ev[16];
+    fill_events(ev, &nev);
+    assert_int_equal(lines, 5 + nev); /* title, shape, strings, counts, column names */
+    free(a);
+    free(b);
+    trace_close(r);
+    unlink(path);
+}
+
+static void test_trace_export_perfetto_pairs_dispatch_and_retire(void **s)
+{
+    (void)s;
+    const char *path = tmp_path("exp.wst");
+    write_small(path);
+    TraceReader *r = open_ok(path);
+    char *text = NULL;
+    size_t n;
+    FILE *f = open_memstream(&text, &n);
+    assert_non_null(f);
+    SimError err;
+    sim_error_clear(&err);
+    assert_int_equal(trace_export_perfetto(f, r, &err), SIM_OK);
+    fclose(f);
+    char msg[256];
+    JsonValue *v = json_parse(text, n, msg, sizeof msg);
+    if (!v)
+        fail_msg("export is not JSON: %s", msg);
+    const JsonValue *evs = json_get(v, "traceEvents");
+    assert_non_null(evs);
+    int spans = 0, races = 0, traps = 0;
+    for (size_t i = 0; i < evs->n; i++) {
+        const JsonValue *e = &evs->items[i];
+        const char *ph = json_get_string(e, "ph"), *name = json_get_string(e, "name");
+        if (!strcmp(ph, "X") && json_get_number(e, "tid", -1) == 0) {
+            spans++; /* block 5 ran on SM 3 from cycle 0 to 8 */
+            assert_string_equal(name, "block 5 (2,1,0)");
+            assert_int_equal((int)json_get_number(e, "pid", -1), 3);
+            assert_int_equal((int)json_get_number(e, "dur", -1), 8);
+        }
+        races += !strcmp(name, "race");
+        traps += !strcmp(name, "trap");
+    }
+    assert_int_equal(spans, 1);
+    assert_int_equal(races, 1);
+    assert_int_equal(traps, 1);
+    json_free(v);
+    free(text);
+    trace_close(r);
+    unlink(path);
+}
+
 /* ---- the command line ----------------------------------------------------- */
 
 static const char *warpsim(void)
@@ -696,6 +783,8 @@ int main(void)
         T(test_trace_every_corrupted_byte_is_a_parse_error_with_offset),
         T(test_trace_rejects_bad_magic_version_and_header),
         T(test_trace_replays_fuzz_corpus),
+        T(test_trace_dump_text_names_every_event_and_rewinds),
+        T(test_trace_export_perfetto_pairs_dispatch_and_retire),
         T(test_trace_perfetto_export_is_valid_json),
         T(test_trace_run_prints_the_same_with_and_without_trace),
 #undef T

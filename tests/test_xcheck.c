@@ -332,6 +332,149 @@ static void test_simulator_agrees_with_recorded_hardware(void **s)
         fail_msg("the simulator disagrees with recorded hardware:\n%s", out);
 }
 
+/* ---- the library without the command ---------------------------------------- */
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_recordings_find_sorts_and_skips_hidden_folders(void **s)
+{
+    (void)s;
+    char files[4][XCHECK_PATH_MAX];
+    assert_int_equal(system("rm -rf " DIR "/find && mkdir -p " DIR "/find/b " DIR "/find/a " DIR "/find/.h "
+                            DIR "/find/c " DIR "/one"), 0);
+    write_text(DIR "/find/b/xcheck.json", "{}");
+    write_text(DIR "/find/a/xcheck.json", "{}");
+    write_text(DIR "/find/.h/xcheck.json", "{}");
+    write_text(DIR "/one/xcheck.json", "{}");
+    assert_int_equal(xcheck_recordings_find(DIR "/find", files, 4), 2); /* c/ has none, .h/ is hidden */
+    assert_string_equal(files[0], DIR "/find/a/xcheck.json");
+    assert_string_equal(files[1], DIR "/find/b/xcheck.json");
+    assert_int_equal(xcheck_recordings_find(DIR "/find", files, 1), 1);
+    assert_int_equal(xcheck_recordings_find(DIR "/one", files, 4), 1);
+    assert_string_equal(files[0], DIR "/one/xcheck.json");
+    assert_int_equal(xcheck_recordings_find("some/where.json", files, 4), 1); /* named: taken as it is */
+    assert_string_equal(files[0], "some/where.json");
+    assert_int_equal(xcheck_recordings_find(DIR "/find/c", files, 4), 0);
+    assert_int_equal(xcheck_recordings_find(DIR "/nonexistent", files, 4), 0);
+}
+
+/* Lesson 1 checked live with a second simulator as the reference, through
+ * the library: report, recording, and the recording checked again. */
+static void test_library_checks_saves_and_rechecks_a_lesson(void **s)
+{
+    (void)s;
+    const char *slug = "01-threads-and-races";
+    XcheckLaunch *ls;
+    int n;
+    char msg[1024];
+    if (!xcheck_read_file("lessons/01-threads-and-races/xcheck.txt", &ls, &n, msg, sizeof msg))
+        fail_msg("%s", msg);
+    size_t len;
+    char *ptx = source_read_file("lessons/01-threads-and-races/kernel.ptx", &len, msg, sizeof msg);
+    assert_non_null(ptx);
+    SimError err;
+    sim_error_clear(&err);
+    Device *sim = device_open_sim("sm_90", &err), *ref = device_open_sim("sm_90", &err);
+    assert_non_null(sim);
+    assert_non_null(ref);
+    DeviceModule *sm, *rm;
+    assert_int_equal(device_load_ptx(sim, "kernel.ptx", ptx, len, &sm, &err), SIM_OK);
+    assert_int_equal(device_load_ptx(ref, "kernel.ptx", ptx, len, &rm, &err), SIM_OK);
+    XcheckRecording rec;
+    memset(&rec, 0, sizeof rec);
+    xcheck_device_info(ref, "sm_90", 2, &rec.info);
+    assert_string_equal(rec.info.device, "warpsim simulator sm_90");
+    assert_string_equal(rec.info.backend, "simulator");
+    assert_int_equal(rec.info.runs, 2);
+    assert_int_equal((int)strlen(rec.info.date), 10);
+    char desc[256];
+    xcheck_reference_text(&rec.info, NULL, desc, sizeof desc);
+    assert_string_equal(desc, "a second simulator standing in for a GPU (sm_90)");
+    rec.lessons = calloc(1, sizeof *rec.lessons);
+    assert_non_null(rec.lessons);
+    rec.n = 1;
+    rec.lessons[0].ptx_hash = xcheck_hash(ptx, len);
+    char *text = NULL;
+    size_t tlen;
+    XcheckReport rep;
+    FILE *f = open_memstream(&text, &tlen);
+    assert_non_null(f);
+    xcheck_report_init(&rep, f, true);
+    xcheck_report_live_begin(&rep, &rec.info);
+    assert_true(xcheck_check_lesson_live(&rep, slug, desc, sim, sm, ref, rm, ls, n, 2, &rec.lessons[0]));
+    xcheck_report_live_end(&rep);
+    fclose(f);
+    assert_int_equal(rep.launches, n);
+    assert_int_equal(rep.mismatches, 0);
+    assert_int_equal(rec.lessons[0].n, n);
+    assert_string_equal(rec.lessons[0].slug, slug);
+    JsonValue *v = json_parse(text, tlen, msg, sizeof msg);
+    if (!v)
+        fail_msg("not JSON: %s", msg);
+    assert_int_equal((int)json_get_number(v, "launches", -1), n);
+    assert_true(json_get(v, "ok")->type == JSON_BOOL && json_get(v, "ok")->boolean);
+    json_free(v);
+    free(text);
+    /* saved under the device's slug, creating the folders, and read back */
+    char path[XCHECK_PATH_MAX];
+    assert_int_equal(system("rm -rf " DIR "/save"), 0);
+    if (!xcheck_recording_save(DIR "/save/deep", &rec, path, sizeof path, msg, sizeof msg))
+        fail_msg("%s", msg);
+    assert_string_equal(path, DIR "/save/deep/warpsim-simulator-sm-90/xcheck.json");
+    XcheckRecording back;
+    if (!xcheck_recording_read(path, &back, msg, sizeof msg))
+        fail_msg("%s", msg);
+    assert_int_equal(back.lessons[0].n, n);
+    /* the recording, checked against the simulator, agrees; a tampered launch line is refused */
+    f = open_memstream(&text, &tlen);
+    xcheck_report_init(&rep, f, false);
+    assert_true(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", sim, sm, &back.lessons[0], msg,
+                                             sizeof msg));
+    assert_int_equal(rep.launches, n);
+    assert_int_equal(rep.mismatches, 0);
+    free(back.lessons[0].refs[1].line);
+    back.lessons[0].refs[1].line = strdup("--kernel k --grid 1");
+    assert_false(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", sim, sm, &back.lessons[0], msg,
+                                              sizeof msg));
+    assert_non_null(strstr(msg, "lesson 01-threads-and-races, launch 1: "));
+    assert_int_equal(rep.launches, n + 1); /* launch 0 was reported before the bad line */
+    fclose(f);
+    assert_non_null(strstr(text, "01-threads-and-races: simulator sm_90 vs test"));
+    free(text);
+    /* one reference buffer changed: the launch as a whole disagrees */
+    const XcheckLaunch *l = &ls[n - 1];
+    XcheckRef *r = &rec.lessons[0].refs[n - 1];
+    LaunchResult res;
+    SimStatus st = launch_run(sim, sm, &l->spec, &res, msg, sizeof msg);
+    XcheckLaunchCmp c;
+    assert_true(xcheck_compare_launch("sm_90", l, st, &res, r, &c));
+    r->bufs[0].hash ^= 1;
+    if (r->bufs[0].data)
+        r->bufs[0].data[0] ^= 1;
+    assert_false(xcheck_compare_launch("sm_90", l, st, &res, r, &c));
+    assert_false(c.ok);
+    assert_int_equal(c.bufs[0].verdict, XCHECK_DIFFERS);
+    r->api_blocks += 1;
+    assert_false(xcheck_compare_launch("sm_90", l, st, &res, r, &c));
+    assert_true(c.occ_known);
+    assert_false(c.occ_ok);
+    launch_result_free(&res);
+    xcheck_recording_free(&back);
+    xcheck_recording_free(&rec);
+    for (int i = 0; i < n; i++)
+        xcheck_launch_free(&ls[i]);
+    free(ls);
+    free(ptx);
+    device_close(sim);
+    device_close(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -351,6 +494,8 @@ int main(void)
         cmocka_unit_test(test_recorded_corrupt_or_missing_is_status_2),
         cmocka_unit_test(test_live_without_gpu_is_status_2_suggesting_recorded),
         cmocka_unit_test(test_xcheck_usage_errors_are_status_2),
+        cmocka_unit_test(test_recordings_find_sorts_and_skips_hidden_folders),
+        cmocka_unit_test(test_library_checks_saves_and_rechecks_a_lesson),
         cmocka_unit_test(test_simulator_agrees_with_recorded_hardware),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

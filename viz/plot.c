@@ -2,6 +2,7 @@
  * SDL_Surface through the software renderer, text through SDL2_ttf, then
  * hands the pixels to viz_png_write.  No window, no video driver. */
 #include "plot.h"
+#include "viz.h"
 
 #include <SDL.h>
 #include <SDL_ttf.h>
@@ -11,7 +12,6 @@
 
 #include "png.h"
 
-#define DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
 typedef struct {
     SDL_Renderer *r;
@@ -147,8 +147,9 @@ SimStatus viz_plot_charts(const char *path, const char *title, const VizChart *c
     Canvas c = {0};
     SDL_Surface *surf = NULL;
     bool ttf = false;
+    char fb[1500];
     if (!font_path)
-        font_path = DEFAULT_FONT;
+        font_path = viz_font("DejaVuSans.ttf", fb, sizeof fb);
     if (TTF_Init() != 0) {
         st = sim_error_set(err, SIM_ERR_NODEVICE, path, 0, 0, "SDL_ttf: %s", TTF_GetError());
         goto done;

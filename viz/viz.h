@@ -24,6 +24,7 @@ const char *viz_view_name(int view);
 int viz_view_parse(const char *name);
 
 #define VIZ_AT_MIDDLE UINT64_MAX   /* VizOptions.at_cycle: the middle of the launch */
+#define VIZ_AT_END (UINT64_MAX - 1) /* VizOptions.at_cycle: its end */
 #define VIZ_NONE UINT64_MAX        /* VizOptions.block: no selection */
 
 typedef struct {
@@ -45,6 +46,12 @@ typedef struct {
 
 /* Defaults: no paths, at cycle 0, the GPU view, 1280 x 800, nothing selected. */
 void viz_options_init(VizOptions *o);
+
+/* Path of the DejaVu font file ("DejaVuSans.ttf") into buf: the system's
+ * (fonts-dejavu-core), else the copy `make install` put beside an installed
+ * warpsim (PREFIX/share/warpsim/fonts); the system path when neither is
+ * there, for the error message.  Returns buf. */
+const char *viz_font(const char *file, char *buf, size_t cap);
 
 /* Where one clickable thing was drawn in a frame (the window uses these for
  * clicks; tests use them to know where to look). */

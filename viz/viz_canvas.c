@@ -15,9 +15,10 @@ bool viz_canvas_open(VizCanvas *c, SDL_Renderer *r, int w, int h, const char *fo
     c->r = r;
     c->w = w;
     c->h = h;
-    const char *reg = font_path ? font_path : VIZ_DEFAULT_FONT;
-    const char *bold = font_path ? font_path : VIZ_DEFAULT_BOLD;
-    const char *mono = font_path ? font_path : VIZ_DEFAULT_MONO;
+    char rb[1500], bb[1500], mb[1500];
+    const char *reg = font_path ? font_path : viz_font("DejaVuSans.ttf", rb, sizeof rb);
+    const char *bold = font_path ? font_path : viz_font("DejaVuSans-Bold.ttf", bb, sizeof bb);
+    const char *mono = font_path ? font_path : viz_font("DejaVuSansMono.ttf", mb, sizeof mb);
     c->font[VIZ_FONT_SMALL] = TTF_OpenFont(reg, 11);
     c->font[VIZ_FONT_NORMAL] = TTF_OpenFont(reg, 13);
     c->font[VIZ_FONT_BOLD] = TTF_OpenFont(bold, 13);

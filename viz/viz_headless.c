@@ -44,7 +44,7 @@ SimStatus viz_render_png(const VizOptions *o, const char *out, VizHit *hits, int
     }
     char msg[300];
     if (!viz_canvas_open(c, r, w, h, o->font_path, msg, sizeof msg)) {
-        st = sim_error_set(err, SIM_ERR_IO, o->font_path ? o->font_path : VIZ_DEFAULT_FONT, 0, 0, "%s", msg);
+        st = sim_error_set(err, SIM_ERR_IO, o->font_path ? o->font_path : "DejaVuSans.ttf", 0, 0, "%s", msg);
         goto done;
     }
     canvas = true;

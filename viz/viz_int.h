@@ -13,9 +13,6 @@
 #include "viz.h"
 #include "viz_model.h"
 
-#define VIZ_DEFAULT_FONT "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-#define VIZ_DEFAULT_BOLD "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-#define VIZ_DEFAULT_MONO "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 #define VIZ_TEXT_CACHE 1024
 #define VIZ_MAX_HITS 8192
 

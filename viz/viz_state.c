@@ -7,28 +7,6 @@
 #include <stdio.h>
 #include <string.h>
 
-const char *viz_view_name(int view)
-{
-    static const char *names[] = {"gpu", "sm", "memory", "atomics", "tile"};
-    return view >= 0 && view < VIZ_VIEW_COUNT ? names[view] : "?";
-}
-
-int viz_view_parse(const char *name)
-{
-    for (int v = 0; v < VIZ_VIEW_COUNT; v++)
-        if (!strcmp(name, viz_view_name(v)))
-            return v;
-    return -1;
-}
-
-void viz_options_init(VizOptions *o)
-{
-    memset(o, 0, sizeof *o);
-    o->view = VIZ_VIEW_GPU;
-    o->block = VIZ_NONE;
-    o->sm = -1;
-}
-
 static void describe_last(VizState *s)
 {
     /* the latest applied event of any trace */
@@ -68,6 +46,29 @@ bool viz_state_open(VizState *s, const VizOptions *o, SimError *err)
         uint64_t e = viz_model_end_cycle(s->m[t]);
         if (e > s->end)
             s->end = e;
+    }
+    /* what the options name must exist in the trace: never a silent clamp */
+    const TraceLaunch *l = viz_model_launch(s->m[0]);
+    uint64_t blocks = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+    const char *bad = NULL;
+    char why[160];
+    if (o->block != VIZ_NONE && o->block >= blocks) {
+        snprintf(why, sizeof why, "--block %llu: the grid has %llu block%s (0..%llu)", (unsigned long long)o->block,
+                 (unsigned long long)blocks, blocks == 1 ? "" : "s", (unsigned long long)(blocks - 1));
+        bad = why;
+    } else if (o->sm >= 0 && (uint32_t)o->sm >= l->sm_count) {
+        snprintf(why, sizeof why, "--sm %d: the trace's GPU has %u SMs (0..%u)", o->sm, l->sm_count,
+                 l->sm_count - 1);
+        bad = why;
+    } else if (o->at_cycle != VIZ_AT_MIDDLE && o->at_cycle != VIZ_AT_END && o->at_cycle > s->end) {
+        snprintf(why, sizeof why, "--at %llu: the launch ends at cycle %llu (--at end shows the end)",
+                 (unsigned long long)o->at_cycle, (unsigned long long)s->end);
+        bad = why;
+    }
+    if (bad) {
+        sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "%s", bad);
+        viz_state_close(s);
+        return false;
     }
     s->view = o->view >= 0 && o->view < VIZ_VIEW_COUNT ? o->view : VIZ_VIEW_GPU;
     s->sel_sm = o->sm;

@@ -1,55 +1,13 @@
-/* step.c: the stepper's heart (step.h) -- the on_issue callback that the
- * simulator calls before every warp instruction.  It decides whether this
- * instruction is a place to stop (the first one, the focus warp's next
- * instruction or .cu line, a breakpoint, Ctrl-C), and if so shows where the
- * launch is and runs the prompt until a command resumes it. */
+/* step_core.c: the stepper's core (step_int.h) -- the state of the paused
+ * launch as commands need it (resident blocks, a warp's pc), breakpoints,
+ * the decision, before every warp instruction, whether to stop there, and
+ * the small parsers and formatters every command file uses.  It calls no
+ * other file of the stepper. */
 #include "step_int.h"
 
-#include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Ctrl-C while the launch runs: stop at the next instruction. */
-static volatile sig_atomic_t interrupted;
-static void on_sigint(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
-Stepper *step_new(const StepConfig *cfg)
-{
-    Stepper *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
-    s->cfg = *cfg;
-    s->mode = STEP_PAUSE;
-    step_input_set_completer(cfg->in, step_cmd_word);
-    s->next_break_id = 1;
-    return s;
-}
-
-void step_free(Stepper *s)
-{
-    if (!s)
-        return;
-    for (int i = 0; i < s->nbreaks; i++)
-        free(s->breaks[i].file);
-    free(s->break_at);
-    step_source_free(s);
-    free(s->trace_path);
-    free(s);
-}
-
-bool step_quit_requested(const Stepper *s) { return s->mode == STEP_QUIT; }
-
-void step_stop_before(Stepper *s, uint64_t insts, int lane)
-{
-    s->fault_at = insts;
-    s->fault_lane = lane >= 0 && lane < 32 ? lane : 0;
-}
-int step_errors(const Stepper *s) { return s->errors; }
-int step_lines_left(Stepper *s) { return step_input_drain(s->cfg.in); }
 
 /* ---- the machine as the commands need it ---------------------------------- */
 
@@ -115,7 +73,7 @@ static int32_t cur_pc(Stepper *s)
     return s->cur_pc;
 }
 
-static bool focus_alive(Stepper *s)
+bool step_focus_alive(Stepper *s)
 {
     ViewWarp vw;
     return view_warp(s->v, s->fblock, s->fwarp, &vw) && (vw.present & ~vw.exited);
@@ -283,43 +241,6 @@ void step_squeeze(char *d, size_t cap, const char *t)
     d[n] = 0;
 }
 
-void step_show_stop(Stepper *s, const char *why)
-{
-    FILE *o = s->cfg.out;
-    if (why)
-        fprintf(o, "%s\n", why);
-    int sm = -1;
-    step_block_resident(s, s->fblock, &sm);
-    fprintf(o, "[block %llu warp %d", (unsigned long long)s->fblock, s->fwarp);
-    if (sm >= 0)
-        fprintf(o, ", SM %d", sm);
-    fprintf(o, ", cycle %llu] ", (unsigned long long)view_cycle(s->v));
-    uint32_t mask;
-    int32_t pc = step_focus_pc(s, &mask);
-    if (pc < 0) {
-        fprintf(o, "%s\n", step_block_finished(s, s->fblock) ? "this block has finished"
-                           : focus_alive(s) || !step_block_resident(s, s->fblock, NULL)
-                               ? "this block has not started yet" : "every lane of this warp has exited");
-        return;
-    }
-    char text[256], sq[256];
-    const char *file;
-    int ptx_line, line;
-    view_inst(s->v, pc, text, sizeof text, &ptx_line, &file, &line);
-    step_squeeze(sq, sizeof sq, text);
-    if (line)
-        fprintf(o, "%s:%d  ", step_basename(file), line);
-    fprintf(o, "%s", sq);
-    if (!mask)
-        fprintf(o, "  (waiting: info lanes says why)");
-    else if (mask != 0xffffffffu)
-        fprintf(o, "  (%d lanes)", __builtin_popcount(mask));
-    fprintf(o, "\n");
-    const char *src = line ? step_source_line(s, file, line) : NULL;
-    if (src)
-        fprintf(o, "%6d  %s\n", line, src);
-}
-
 /* Should the launch stop before (block, warp) issues?  why: the headline. */
 static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t cap)
 {
@@ -336,8 +257,8 @@ static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t 
                  (unsigned long long)block, warp, s->fault_lane);
         return true;
     }
-    if (interrupted) {
-        interrupted = 0;
+    if (s->interrupted) {
+        s->interrupted = 0;
         ViewWarp vw;
         if (!view_warp(s->v, s->fblock, s->fwarp, &vw) || !(vw.present & ~vw.exited)) {
             s->fblock = block; /* the focus warp is gone: follow the one running now */
@@ -377,7 +298,9 @@ static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t 
                 s->fwarp = warp;
                 uint32_t m;
                 int32_t pc;
-                if (view_next(s->v, block, warp, &pc, &m) && m)
+                /* the focus lane stays the lane the user chose, while it is
+                 * one of the lanes that reached the breakpoint */
+                if (view_next(s->v, block, warp, &pc, &m) && m && !(m >> s->flane & 1))
                     s->flane = __builtin_ctz(m);
                 snprintf(why, cap, "breakpoint %d (%s:%d), hit %llu: focus on block %llu warp %d", b->id,
                          step_basename(b->file), b->line, (unsigned long long)b->hits,
@@ -388,7 +311,7 @@ static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t 
         return false;
     }
     /* step / next: the focus warp issued its last instruction */
-    if (alive_check && !focus_alive(s)) {
+    if (alive_check && !step_focus_alive(s)) {
         snprintf(why, cap, "block %llu warp %d has exited; focus on another warp (info warps)",
                  (unsigned long long)s->fblock, s->fwarp);
         return true;
@@ -396,34 +319,24 @@ static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t 
     return false;
 }
 
-static void set_sigint(bool on)
+bool step_core_stop_here(Stepper *s, const SimView *v, uint64_t block, int warp, char *why, size_t cap)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on ? on_sigint : SIG_DFL;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-}
-
-int step_on_issue(void *user, const SimView *v, uint64_t block, int warp)
-{
-    Stepper *s = user;
     s->v = v;
     s->cur_block = block;
     s->cur_warp = warp;
     s->cur_pc = -2;
     if (block > s->max_block)
         s->max_block = block;
-    char why[256];
-    bool stop;
+    *why = 0;
     if (!s->started && s->fault_at) { /* a replay: run to the fault */
         s->started = true;
         count_insts(s);
         s->fblock = block;
         s->fwarp = warp;
         s->mode = STEP_CONTINUE;
-        stop = should_stop(s, block, warp, why, sizeof why);
-    } else if (!s->started) {
+        return should_stop(s, block, warp, why, cap);
+    }
+    if (!s->started) {
         s->started = true;
         count_insts(s);
         s->fblock = block;
@@ -431,36 +344,86 @@ int step_on_issue(void *user, const SimView *v, uint64_t block, int warp)
         uint32_t mask = 0;
         step_focus_pc(s, &mask);
         s->flane = mask ? __builtin_ctz(mask) : 0;
-        snprintf(why, sizeof why, "paused before the first instruction of %s (help lists the commands)",
+        snprintf(why, cap, "paused before the first instruction of %s (help lists the commands)",
                  view_kernel(v));
-        stop = true;
         s->check_alive = false;
-    } else {
-        stop = should_stop(s, block, warp, why, sizeof why);
+        return true;
     }
-    if (stop) {
-        bool tty = step_input_interactive(s->cfg.in);
-        if (tty)
-            set_sigint(false);
-        step_show_stop(s, *why ? why : NULL);
-        for (;;) {
-            const char *line = step_input_read(s->cfg.in, "(warpsim) ");
-            if (!line) {
-                fprintf(s->cfg.out, tty ? "quit\n" : "(end of the commands: quit)\n");
-                s->mode = STEP_QUIT;
-                break;
-            }
-            if (step_cmd_run(s, line))
-                break;
-        }
-        fflush(s->cfg.out);
-        if (tty && s->mode != STEP_QUIT)
-            set_sigint(true);
-    }
+    return should_stop(s, block, warp, why, cap);
+}
+
+void step_core_issued(Stepper *s, uint64_t block, int warp)
+{
     if (s->mode != STEP_QUIT && block == s->fblock && warp == s->fwarp) {
         s->focus_issued++;
         s->check_alive = true;
     }
     s->v = NULL;
-    return s->mode == STEP_QUIT ? SIM_VIEW_STOP : SIM_VIEW_CONTINUE;
+}
+
+/* ---- words and values ------------------------------------------------------- */
+
+void step_error(Stepper *s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(s->cfg.out, "error: ");
+    vfprintf(s->cfg.out, fmt, ap);
+    fprintf(s->cfg.out, "\n");
+    va_end(ap);
+    s->errors++;
+}
+
+bool step_parse_u64(const char *t, uint64_t *v)
+{
+    if (!t || !*t || *t == '-' || *t == '+')
+        return false;
+    char *end;
+    unsigned long long x = strtoull(t, &end, 0);
+    if (*end)
+        return false;
+    *v = x;
+    return true;
+}
+
+void step_format_value(int type, uint64_t v, char *buf, size_t cap)
+{
+    int size = type >= 0 ? ptx_type_size((PtxType)type) : 8;
+    if (type == PTX_T_PRED) {
+        snprintf(buf, cap, "%s", v & 1 ? "true" : "false");
+    } else if (type == PTX_T_F32) {
+        uint32_t b = (uint32_t)v;
+        float f;
+        memcpy(&f, &b, 4);
+        snprintf(buf, cap, "%.9g", f);
+    } else if (type == PTX_T_F64) {
+        double d;
+        memcpy(&d, &v, 8);
+        snprintf(buf, cap, "%.17g", d);
+    } else {
+        if (size < 8)
+            v &= (1ull << (8 * size)) - 1;
+        bool is_unsigned = type >= PTX_T_U8 && type <= PTX_T_U64;
+        int64_t sv = size < 8 && (v >> (8 * size - 1) & 1) ? (int64_t)(v | ~((1ull << (8 * size)) - 1)) : (int64_t)v;
+        if (size == 8 && v > 0xffffffffull && !ptx_type_is_signed((PtxType)type)) /* an address */
+            snprintf(buf, cap, "0x%llx", (unsigned long long)v);
+        else if (is_unsigned)
+            snprintf(buf, cap, v >= 65536 ? "%llu (0x%llx)" : "%llu", (unsigned long long)v, (unsigned long long)v);
+        else
+            snprintf(buf, cap, sv >= 65536 || sv <= -65536 ? "%lld (0x%llx)" : "%lld", (long long)sv,
+                     (unsigned long long)v);
+    }
+}
+
+const char *step_basename(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    return b ? b + 1 : path;
+}
+
+DeviceDim3 step_thread_of(const Stepper *s, int warp, int lane)
+{
+    DeviceDim3 b = s->cfg.spec->block;
+    unsigned t = (unsigned)warp * 32u + (unsigned)lane;
+    return (DeviceDim3){t % b.x, t / b.x % b.y, t / b.x / b.y};
 }

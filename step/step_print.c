@@ -1,6 +1,7 @@
 /* step_print.c: the stepper's `print` -- a register (or %tid-style special)
  * across the 32 lanes of the focus warp with equal values grouped, a kernel
- * argument, and shared or global memory as typed elements with their hex. */
+ * argument, and shared or global memory as typed elements with their hex.
+ * It calls only step_core.c. */
 #include "step_int.h"
 
 #include <stdlib.h>
@@ -25,35 +26,6 @@ static void lane_list(uint32_t m, char *buf, size_t cap)
         if (n < cap)
             n += (size_t)(e > l ? snprintf(buf + n, cap - n, "%d-%d", l, e) : snprintf(buf + n, cap - n, "%d", l));
         l = e;
-    }
-}
-
-void step_format_value(int type, uint64_t v, char *buf, size_t cap)
-{
-    int size = type >= 0 ? ptx_type_size((PtxType)type) : 8;
-    if (type == PTX_T_PRED) {
-        snprintf(buf, cap, "%s", v & 1 ? "true" : "false");
-    } else if (type == PTX_T_F32) {
-        uint32_t b = (uint32_t)v;
-        float f;
-        memcpy(&f, &b, 4);
-        snprintf(buf, cap, "%.9g", f);
-    } else if (type == PTX_T_F64) {
-        double d;
-        memcpy(&d, &v, 8);
-        snprintf(buf, cap, "%.17g", d);
-    } else {
-        if (size < 8)
-            v &= (1ull << (8 * size)) - 1;
-        bool is_unsigned = type >= PTX_T_U8 && type <= PTX_T_U64;
-        int64_t sv = size < 8 && (v >> (8 * size - 1) & 1) ? (int64_t)(v | ~((1ull << (8 * size)) - 1)) : (int64_t)v;
-        if (size == 8 && v > 0xffffffffull && !ptx_type_is_signed((PtxType)type)) /* an address */
-            snprintf(buf, cap, "0x%llx", (unsigned long long)v);
-        else if (is_unsigned)
-            snprintf(buf, cap, v >= 65536 ? "%llu (0x%llx)" : "%llu", (unsigned long long)v, (unsigned long long)v);
-        else
-            snprintf(buf, cap, sv >= 65536 || sv <= -65536 ? "%lld (0x%llx)" : "%lld", (long long)sv,
-                     (unsigned long long)v);
     }
 }
 
@@ -215,10 +187,13 @@ static const ArgSpec *arg_spec(Stepper *s, int k)
     return &s->cfg.spec->args[k];
 }
 
-/* ADDR [+BYTES] for print shared/global: its value, a description, and the
- * element type it implies (PTX_T_NONE: none). */
-static bool parse_addr(Stepper *s, const char *text, uint64_t *addr, PtxType *type, char *desc, size_t dcap)
+/* ADDR [+BYTES] for print shared/global: its value, a description, the
+ * element type it implies (PTX_T_NONE: none) and the index of its first
+ * element in rows' labels (I of argK[I]; 0 otherwise). */
+static bool parse_addr(Stepper *s, const char *text, uint64_t *addr, PtxType *type, uint64_t *first, char *desc,
+                       size_t dcap)
 {
+    *first = 0;
     char base[128];
     snprintf(base, sizeof base, "%s", text);
     uint64_t off = 0;
@@ -259,6 +234,8 @@ static bool parse_addr(Stepper *s, const char *text, uint64_t *addr, PtxType *ty
                 return false;
             }
             *addr += (uint64_t)idx * (uint64_t)argspec_type_size(a->type);
+            if (!off)
+                *first = (uint64_t)idx;
         }
         snprintf(desc, dcap, "%s, %s", base, a->text);
     } else if (step_parse_u64(base, addr)) {
@@ -272,7 +249,10 @@ static bool parse_addr(Stepper *s, const char *text, uint64_t *addr, PtxType *ty
     return true;
 }
 
-static void print_mem(Stepper *s, bool shared, uint64_t addr, uint64_t n, PtxType t, const char *desc)
+/* n elements of type t from addr; rows are labelled by element index,
+ * counting from first. */
+static void print_mem(Stepper *s, bool shared, uint64_t addr, uint64_t n, PtxType t, uint64_t first,
+                      const char *desc)
 {
     FILE *o = s->cfg.out;
     int size = argspec_type_size(t);
@@ -305,7 +285,7 @@ static void print_mem(Stepper *s, bool shared, uint64_t addr, uint64_t n, PtxTyp
                 wd = b > wd ? b : wd;
             }
             char idx[32];
-            snprintf(idx, sizeof idx, "[%llu]", (unsigned long long)i);
+            snprintf(idx, sizeof idx, "[%llu]", (unsigned long long)(first + i));
             fprintf(o, "  %-6s", idx);
             for (int j = 0; j < k; j++)
                 fprintf(o, " %*s", wd, vals[j]);
@@ -337,11 +317,12 @@ static bool print_memory(Stepper *s, bool shared, int argc, char **argv)
                    (unsigned long long)s->fblock);
         return false;
     }
-    uint64_t addr, n = 1;
+    uint64_t addr, n = 1, first;
     PtxType t;
     char desc[160];
-    if (!parse_addr(s, argv[2], &addr, &t, desc, sizeof desc))
+    if (!parse_addr(s, argv[2], &addr, &t, &first, desc, sizeof desc))
         return false;
+    PtxType implied = t;
     if (t == PTX_T_NONE)
         t = argspec_type("i32");
     for (int i = 3; i < argc; i++) {
@@ -356,7 +337,9 @@ static bool print_memory(Stepper *s, bool shared, int argc, char **argv)
                    argv[1], argv[i], MAX_ELEMS);
         return false;
     }
-    print_mem(s, shared, addr, n, t, desc);
+    if (implied != PTX_T_NONE && argspec_type_size(t) != argspec_type_size(implied))
+        first = 0; /* elements of another size: the array's indices no longer apply */
+    print_mem(s, shared, addr, n, t, first, desc);
     return false;
 }
 
@@ -384,7 +367,7 @@ static bool print_arg(Stepper *s, const char *text)
     uint64_t n = a->count < 8 ? a->count : 8;
     char desc[160];
     snprintf(desc, sizeof desc, "arg%d, %s%s", k, a->text, n < a->count ? ": its first 8 elements" : "");
-    print_mem(s, false, v, n, a->type, desc);
+    print_mem(s, false, v, n, a->type, 0, desc);
     return false;
 }
 

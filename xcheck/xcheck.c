@@ -10,8 +10,7 @@
 #include "occupancy.h"
 #include "source.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "hash.h"
 
 void xcheck_launch_free(XcheckLaunch *l)
 {
@@ -174,7 +173,7 @@ const XcheckCrit *xcheck_crit_for(const XcheckLaunch *l, int arg)
 
 uint64_t xcheck_hash(const void *data, size_t len)
 {
-    return (uint64_t)XXH64(data, len, 0);
+    return hash_xxh64(data, len, 0);
 }
 
 double xcheck_elem(PtxType t, const uint8_t *d, uint64_t k)
@@ -317,6 +316,22 @@ bool xcheck_compare_buffers(const XcheckLaunch *l, const LaunchResult *sim, cons
     }
     return ok;
 }
+
+bool xcheck_compare_launch(const char *arch, const XcheckLaunch *l, SimStatus sst, const LaunchResult *sim,
+                           const XcheckRef *ref, XcheckLaunchCmp *c)
+{
+    memset(c, 0, sizeof *c);
+    c->ran = sst == SIM_OK || sst == SIM_ERR_FAULT;
+    c->ok = c->ran && xcheck_compare_buffers(l, sim, ref, c->bufs, &c->nbufs);
+    c->sim_fault = sst == SIM_ERR_FAULT;
+    c->ok = c->ok && !c->sim_fault && !ref->fault[0];
+    c->model_blocks = xcheck_model_blocks(arch, &l->spec, ref->regs, ref->static_smem);
+    c->occ_known = c->model_blocks >= 0 && ref->api_blocks >= 0;
+    c->occ_ok = !c->occ_known || c->model_blocks == ref->api_blocks;
+    c->ok = c->ok && c->occ_ok;
+    return c->ok;
+}
+
 
 int xcheck_model_blocks(const char *arch, const LaunchSpec *s, int regs, long long static_smem)
 {

@@ -4,9 +4,7 @@
  * commands that move the launch or change the focus.  What commands show
  * lives in step_show.c and step_print.c. */
 #include "step_int.h"
-#include "step_viz.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,29 +19,6 @@ typedef struct {
     const char *usage;
     const char *help;
 } Cmd;
-
-void step_error(Stepper *s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(s->cfg.out, "error: ");
-    vfprintf(s->cfg.out, fmt, ap);
-    fprintf(s->cfg.out, "\n");
-    va_end(ap);
-    s->errors++;
-}
-
-bool step_parse_u64(const char *t, uint64_t *v)
-{
-    if (!t || !*t || *t == '-' || *t == '+')
-        return false;
-    char *end;
-    unsigned long long x = strtoull(t, &end, 0);
-    if (*end)
-        return false;
-    *v = x;
-    return true;
-}
 
 /* "N" (the linear index) or "x,y,z" / "x,y" in a space of shape dim. */
 static bool parse_index(const char *t, DeviceDim3 dim, uint64_t *lin)
@@ -312,7 +287,6 @@ static bool c_quit(Stepper *s, int argc, char **argv)
 }
 
 static bool c_help(Stepper *s, int argc, char **argv);
-bool step_cmd_print(Stepper *s, int argc, char **argv);
 
 static const Cmd cmds[] = {
     {"step", "s", c_step, "step [N]",
@@ -358,8 +332,12 @@ static bool c_help(Stepper *s, int argc, char **argv)
         return false;
     }
     fprintf(o, "The launch is paused before a warp instruction.  Commands (first letters are enough):\n");
+    int wide = 0; /* the alias column sits after the longest usage */
     for (size_t i = 0; i < NCMDS; i++)
-        fprintf(o, "  %-62s %s\n", cmds[i].usage, cmds[i].alias ? cmds[i].alias : "");
+        if ((int)strlen(cmds[i].usage) > wide)
+            wide = (int)strlen(cmds[i].usage);
+    for (size_t i = 0; i < NCMDS; i++)
+        fprintf(o, "  %-*s  %s\n", wide, cmds[i].usage, cmds[i].alias ? cmds[i].alias : "");
     fprintf(o, "help COMMAND explains one.  An empty line repeats the last command.\n");
     return false;
 }
@@ -413,7 +391,7 @@ static const Cmd *find_cmd(const char *w, const char **ambiguous)
     return hit;
 }
 
-const char *step_cmd_word(const char *first, int i)
+const char *step_command_word(const char *first, int i)
 {
     if (!first)
         return (size_t)i < NCMDS ? cmds[i].name : NULL;
@@ -476,8 +454,8 @@ bool step_cmd_run(Stepper *s, const char *line)
             if (d < bd)
                 bd = d, best = cmds[i].name;
         }
-        for (int i = 0; step_cmd_word("info", i); i++)
-            if (!strcmp(argv[0], step_cmd_word("info", i))) {
+        for (int i = 0; step_command_word("info", i); i++)
+            if (!strcmp(argv[0], step_command_word("info", i))) {
                 step_error(s, "unknown command '%s'; did you mean 'info %s'?", argv[0], argv[0]);
                 return false;
             }

@@ -1,7 +1,8 @@
 /* step_show.c: what the stepper shows of the paused machine -- `where`
  * (the .cu line with its neighbours, read from the .cu file when it can be
- * found, the PTX instruction, the 32 lanes), and `info` on warps, lanes,
- * blocks, SMs, barriers, breakpoints and registers. */
+ * found, the PTX instruction, the 32 lanes), `info` on warps, lanes,
+ * blocks, SMs, barriers, breakpoints and registers, and the line shown at
+ * every stop.  It calls only step_core.c. */
 #include "step_int.h"
 
 #include <stdlib.h>
@@ -9,19 +10,6 @@
 
 #include "arch.h"
 #include "source.h"
-
-const char *step_basename(const char *path)
-{
-    const char *b = strrchr(path, '/');
-    return b ? b + 1 : path;
-}
-
-DeviceDim3 step_thread_of(const Stepper *s, int warp, int lane)
-{
-    DeviceDim3 b = s->cfg.spec->block;
-    unsigned t = (unsigned)warp * 32u + (unsigned)lane;
-    return (DeviceDim3){t % b.x, t / b.x % b.y, t / b.x / b.y};
-}
 
 /* ---- .cu source ------------------------------------------------------------------ */
 
@@ -94,6 +82,62 @@ void step_source_free(Stepper *s)
         free(s->src[i].lines);
     }
     s->nsrc = 0;
+}
+
+/* ---- stops --------------------------------------------------------------------------- */
+
+void step_show_stop(Stepper *s, const char *why)
+{
+    FILE *o = s->cfg.out;
+    if (why)
+        fprintf(o, "%s\n", why);
+    int sm = -1;
+    step_block_resident(s, s->fblock, &sm);
+    fprintf(o, "[block %llu warp %d", (unsigned long long)s->fblock, s->fwarp);
+    if (sm >= 0)
+        fprintf(o, ", SM %d", sm);
+    uint64_t cyc = view_cycle(s->v);
+    fprintf(o, ", cycle %llu] ", (unsigned long long)cyc);
+    /* A clock that reads less than one shown before is another SM's: say
+     * why once, rather than let time seem to run backwards. */
+    bool behind = cyc < s->latest_cycle && !s->told_slices;
+    uint64_t was = s->latest_cycle;
+    int was_sm = s->latest_sm;
+    if (cyc >= s->latest_cycle) {
+        s->latest_cycle = cyc;
+        s->latest_sm = sm;
+    }
+    uint32_t mask;
+    int32_t pc = step_focus_pc(s, &mask);
+    if (pc < 0) {
+        fprintf(o, "%s\n", step_block_finished(s, s->fblock) ? "this block has finished"
+                           : step_focus_alive(s) || !step_block_resident(s, s->fblock, NULL)
+                               ? "this block has not started yet" : "every lane of this warp has exited");
+        goto clock;
+    }
+    char text[256], sq[256];
+    const char *file;
+    int ptx_line, line;
+    view_inst(s->v, pc, text, sizeof text, &ptx_line, &file, &line);
+    step_squeeze(sq, sizeof sq, text);
+    if (line)
+        fprintf(o, "%s:%d  ", step_basename(file), line);
+    fprintf(o, "%s", sq);
+    if (!mask)
+        fprintf(o, "  (waiting: info lanes says why)");
+    else if (mask != 0xffffffffu)
+        fprintf(o, "  (%d lanes)", __builtin_popcount(mask));
+    fprintf(o, "\n");
+    const char *src = line ? step_source_line(s, file, line) : NULL;
+    if (src)
+        fprintf(o, "%6d  %s\n", line, src);
+clock:
+    if (behind) {
+        s->told_slices = true;
+        fprintf(o, "(the cycle is the clock of the SM that issues now; SMs are simulated in turn, a slice of\n"
+                   " cycles of one, then the same cycles of the next, so SM %d has already reached cycle %llu)\n",
+                   was_sm, (unsigned long long)was);
+    }
 }
 
 /* ---- lanes ------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
-/* step_viz.c: the stepper's `viz` (step_viz.h): the launch replayed with a
+/* step_viz.c: the stepper's `viz` (step_int.h): the launch replayed with a
  * trace, then the visualizer opened on it at the paused cycle.  Built
- * without viz/ (viz.h absent), it prints the commands that do the same. */
-#include "step_viz.h"
+ * without viz/ (viz.h absent), it prints the commands that do the same.
+ * It calls only step_core.c (and viz/, sim/, launch/). */
 #include "step_int.h"
 
 #include <stdlib.h>
@@ -22,7 +22,9 @@
 
 static const char *const views[] = {"gpu", "sm", "memory", "atomics"};
 
-char *step_viz_trace(const StepConfig *cfg, char *msg, size_t cap)
+/* Run cfg's launch again with a memory-level trace into a new temporary
+ * file; its path (malloc'd), or NULL with msg. */
+static char *trace_again(const StepConfig *cfg, char *msg, size_t cap)
 {
     const char *tmp = getenv("TMPDIR");
     char path[1024];
@@ -83,6 +85,9 @@ static void print_word(FILE *o, const char *w)
     fputc('\'', o);
 }
 
+static int show_trace(const char *trace, uint64_t cycle, const char *view, uint64_t block, int sm, FILE *out,
+                      char *msg, size_t cap);
+
 int step_viz(Stepper *s, const char *view, char *msg, size_t cap)
 {
     bool known = false;
@@ -96,9 +101,10 @@ int step_viz(Stepper *s, const char *view, char *msg, size_t cap)
     if (!s->trace_path) {
         fprintf(o, "running the launch again with a trace (level memory)...\n");
         fflush(o);
-        if (!(s->trace_path = step_viz_trace(&s->cfg, msg, cap)))
+        if (!(s->trace_path = trace_again(&s->cfg, msg, cap)))
             return 2;
-        fprintf(o, "trace written to %s; the same launch as a command:\n  warpsim run", s->trace_path);
+        fprintf(o, "trace written to %s (removed when the stepper ends); the same launch as a command:\n"
+                   "  warpsim run", s->trace_path);
         for (int i = 1; i < s->cfg.argc; i++) {
             if (!strcmp(s->cfg.argv[i], "--script") && i + 1 < s->cfg.argc) {
                 i++;
@@ -113,7 +119,7 @@ int step_viz(Stepper *s, const char *view, char *msg, size_t cap)
     }
     int sm = -1;
     step_block_resident(s, s->fblock, &sm);
-    return step_viz_open(s->trace_path, view_cycle(s->v), view, s->fblock, sm, o, msg, cap);
+    return show_trace(s->trace_path, view_cycle(s->v), view, s->fblock, sm, o, msg, cap);
 }
 
 #ifdef STEP_HAVE_VIZ
@@ -124,8 +130,11 @@ static uint32_t warps_per_sm(const char *arch)
 }
 #endif
 
-int step_viz_open(const char *trace, uint64_t cycle, const char *view, uint64_t block, int sm, FILE *out,
-                  char *msg, size_t cap)
+/* Show trace at cycle in view with block (and its SM) selected: the
+ * visualizer's window when warpsim is built with viz/, else the commands
+ * that do it, printed on out.  0, or nonzero with msg. */
+static int show_trace(const char *trace, uint64_t cycle, const char *view, uint64_t block, int sm, FILE *out,
+                      char *msg, size_t cap)
 {
 #ifdef STEP_HAVE_VIZ
     VizOptions o;

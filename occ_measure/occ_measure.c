@@ -1,0 +1,314 @@
+/* occ_measure.c: measured occupancy (occ_measure.h) -- open the GPU (or
+ * the simulator), run the synthetic kernel through gpu/measure.h, lay the
+ * prediction beside the measurement (text or JSON), run the carveout sweep
+ * into a JSON file and score a sweep file against the model.  Nsight
+ * Compute, when asked for and on PATH, re-runs the same command under ncu
+ * for sm__warps_active. */
+#include "occ_measure.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "carveout.h"
+#include "gpu.h"
+#include "report.h"
+
+#define NCU_METRIC "sm__warps_active.avg.pct_of_peak_sustained_active"
+
+Device *occ_measure_open(const OccMeasureOpts *o, char *name, size_t cap, char *note, size_t note_cap,
+                         SimError *e)
+{
+    Device *d;
+    note[0] = 0;
+    if (o->sim) {
+        d = device_open_sim(o->arch ? o->arch : "sm_90", e);
+        snprintf(name, cap, "warpsim simulator");
+    } else {
+        d = device_open_gpu(0, e);
+        char drv[64];
+        int cuda;
+        SimError ie;
+        sim_error_clear(&ie);
+        if (d && gpu_device_info(d, name, cap, drv, sizeof drv, &cuda, &ie))
+            snprintf(name, cap, "GPU");
+    }
+    if (d && o->arch && !o->sim && strcmp(o->arch, device_arch(d)))
+        snprintf(note, note_cap, "note: measuring on the GPU there is (%s), not %s", device_arch(d), o->arch);
+    return d;
+}
+
+/* Run this very command again under ncu (time-bounded) and read the metric;
+ * -1 when ncu is absent or gives nothing. */
+static double run_ncu(const OccMeasureOpts *o)
+{
+    if (system("command -v ncu >/dev/null 2>&1") != 0)
+        return -1;
+    char log[] = "/tmp/warpsim-ncu-XXXXXX";
+    int fd = mkstemp(log);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    char self[512];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0)
+        return -1;
+    self[n] = 0;
+    size_t cap = 4096, len = 0;
+    char *cmd = malloc(cap);
+    if (!cmd)
+        return -1;
+    len += (size_t)snprintf(cmd, cap, "timeout 120 ncu --metrics %s --csv -k regex:__warpsim_synth -c 1 "
+                                      "--log-file %s '%s' occupancy", NCU_METRIC, log, self);
+    for (int i = 1; i < o->argc && len < cap - 300; i++)
+        if (strcmp(o->argv[i], "--ncu") && !strchr(o->argv[i], '\''))
+            len += (size_t)snprintf(cmd + len, cap - len, " '%s'", o->argv[i]);
+    snprintf(cmd + len, cap - len, " >/dev/null 2>&1");
+    int rc = system(cmd);
+    free(cmd);
+    double v = -1;
+    FILE *f = fopen(log, "r");
+    char line[1024];
+    while (rc == 0 && f && fgets(line, sizeof line, f))
+        if (strstr(line, NCU_METRIC)) { /* ...,"Metric Value" last, quoted */
+            char *q = strrchr(line, '"');
+            if (q) {
+                *q = 0;
+                char *p = strrchr(line, '"');
+                if (p)
+                    v = strtod(p + 1, NULL);
+            }
+        }
+    if (f)
+        fclose(f);
+    unlink(log);
+    return v;
+}
+
+static int predicted_waves(unsigned grid, int per_sm, int sms)
+{
+    long long slots = (long long)per_sm * sms;
+    return slots > 0 ? (int)((grid + slots - 1) / slots) : 0;
+}
+
+SimStatus occ_measure_one(Device *d, const char *name, const OccMeasureOpts *o, OccMeasurement *m, SimError *e)
+{
+    memset(m, 0, sizeof *m);
+    snprintf(m->device, sizeof m->device, "%s", name);
+    snprintf(m->arch, sizeof m->arch, "%s", device_arch(d));
+    m->sim = o->sim;
+    m->ncu_asked = o->ncu;
+    m->ncu = -1;
+    MeasureKernel *k = NULL;
+    MeasureConfig c;
+    measure_config_init(&c);
+    c.block_size = o->block;
+    c.smem_dynamic = o->smem_dyn;
+    c.carveout = o->carveout;
+    c.grid = o->grid;
+    c.wait_ns = (uint64_t)(o->wait_us * 1000);
+    SimStatus st = measure_kernel_load(d, o->regs, o->smem_static, &k, e);
+    if (st == SIM_OK)
+        st = measure_run(k, &c, &m->r, e);
+    measure_kernel_free(k);
+    if (st != SIM_OK)
+        return st;
+    m->ncu = o->ncu ? run_ncu(o) : -1;
+    m->predicted_waves = predicted_waves(m->r.grid, m->r.model.resident_blocks_per_sm, m->r.sm_count);
+    const ArchProfile *a = arch_find(m->arch);
+    m->max_warps = a ? a->max_warps_per_sm : 64;
+    return SIM_OK;
+}
+
+void occ_measure_free(OccMeasurement *m)
+{
+    measure_result_free(&m->r);
+}
+
+void occ_measure_report(FILE *f, bool json, const OccMeasurement *m)
+{
+    const MeasureResult *r = &m->r;
+    char co[16];
+    if (json) {
+        fprintf(f, "{\n  \"device\": ");
+        report_json_string(f, m->device);
+        fprintf(f, ", \"arch\": \"%s\", \"backend\": \"%s\", \"sm_count\": %d,\n", m->arch,
+               m->sim ? "simulator" : "gpu", r->sm_count);
+        fprintf(f, "  \"block\": %d, \"regs\": %d, \"smem_static\": %zu, \"smem_dyn\": %zu, \"carveout\": %d, "
+               "\"grid\": %u, \"wait_ns\": %llu,\n", r->block_size, r->regs, r->smem_static, r->smem_dynamic,
+               r->carveout, r->grid, (unsigned long long)r->wait_ns);
+        fprintf(f, "  \"predicted\": {\"blocks_per_sm\": %d, \"resident_blocks_per_sm\": %d, \"waves\": %d, "
+               "\"occupancy\": %.4f, \"smem_capacity\": %zu},\n", r->model.blocks_per_sm,
+               r->model.resident_blocks_per_sm, m->predicted_waves, r->model.occupancy, r->model.smem_capacity);
+        fprintf(f, "  \"measured\": {\"api_blocks_per_sm\": %d, \"api_from_model\": %s, "
+               "\"resident_blocks_per_sm\": %d, \"max_resident_blocks_per_sm\": %d, "
+               "\"min_max_resident_blocks_per_sm\": %d, \"waves\": %d, "
+               "\"achieved_occupancy\": %.4f, \"mean_resident_blocks\": %.3f, \"sms_used\": %d, "
+               "\"complete_blocks\": %zu, \"seconds\": %.6f, \"ncu_warps_active_pct\": ",
+               r->api_blocks_per_sm, r->api_from_model ? "true" : "false", r->res.steady_resident,
+               r->res.max_resident, r->res.min_of_max_resident, r->res.waves, r->res.achieved_occupancy, r->res.mean_resident,
+               r->res.sms, r->res.complete, r->seconds);
+        m->ncu >= 0 ? fprintf(f, "%.2f", m->ncu) : fprintf(f, "null");
+        fprintf(f, ", \"resident_time_fraction\": [");
+        for (int i = 0; i <= r->res.max_resident; i++)
+            fprintf(f, "%s%.4f", i ? ", " : "", r->res.time_at[i]);
+        fprintf(f, "]}\n}\n");
+    } else {
+        fprintf(f, "%s: %s, %d SMs%s\n", m->device, m->arch, r->sm_count,
+               m->sim ? " (the simulator stands in: no memory latency, so not a GPU's timings)" : "");
+        fprintf(f, "launch: %d threads/block, %d registers, %zu + %zu bytes shared memory, carveout %s;\n"
+               "        %u blocks, each waiting %.1f us\n\n", r->block_size, r->regs, r->smem_static,
+               r->smem_dynamic, carveout_format(r->carveout, co, sizeof co), r->grid, (double)r->wait_ns / 1000);
+        fprintf(f, "                          predicted (model)   measured\n");
+        fprintf(f, "  blocks per SM           %-19d %d (%s)\n", r->model.blocks_per_sm, r->api_blocks_per_sm,
+               r->api_from_model ? "the model: no occupancy API here" : "occupancy API");
+        fprintf(f, "  resident blocks per SM  %-19d %d steady (held >= %.0f%% of the time; brief peak %d)\n",
+               r->model.resident_blocks_per_sm, r->res.steady_resident, 100 * RESIDENCY_STEADY_FRACTION,
+               r->res.max_resident);
+        fprintf(f, "  waves                   %-19d %d\n", m->predicted_waves, r->res.waves);
+        char pred[32];
+        snprintf(pred, sizeof pred, "%.1f%%", 100.0 * r->model.resident_blocks_per_sm *
+                                                  r->model.warps_per_block / m->max_warps);
+        fprintf(f, "  occupancy               %-19s %.1f%% achieved (time-weighted active warps)\n", pred,
+               100.0 * r->res.achieved_occupancy);
+        if (m->ncu >= 0)
+            fprintf(f, "  Nsight Compute                              %.1f%% (%s)\n", m->ncu, NCU_METRIC);
+        else if (m->ncu_asked)
+            fprintf(f, "  Nsight Compute          (ncu not found, or it gave no value)\n");
+        fprintf(f, "  SMs used                                    %d; %zu of %zu blocks recorded complete\n",
+               r->res.sms, r->res.complete, r->res.blocks);
+        fprintf(f, "  time at k resident      ");
+        for (int i = 1; i <= r->res.max_resident; i++)
+            fprintf(f, "%s%d: %.0f%%", i > 1 ? ", " : "", i, 100 * r->res.time_at[i]);
+        fprintf(f, "\n");
+    }
+}
+
+SimStatus occ_measure_sweep(Device *d, const char *name, const OccMeasureOpts *o, FILE *f, FILE *log,
+                            OccSweepSummary *s, SimError *e)
+{
+    memset(s, 0, sizeof *s);
+    int n = measure_sweep_configs(o->tiny, NULL);
+    s->configs = n;
+    SweepRow *rows = calloc((size_t)n, sizeof *rows);
+    if (!rows)
+        return sim_error_set(e, SIM_ERR_NOMEM, NULL, 0, 0, "out of memory");
+    measure_sweep_configs(o->tiny, rows);
+    MeasureKernel *k = NULL;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    SimStatus st = measure_kernel_load(d, o->regs, o->smem_static, &k, e);
+    if (st != SIM_OK) {
+        free(rows);
+        return st;
+    }
+    int done = 0;
+    for (int i = 0; i < n; i++) {
+        MeasureConfig c;
+        measure_config_init(&c);
+        c.block_size = rows[i].block;
+        c.smem_dynamic = (size_t)rows[i].smem_dyn;
+        c.carveout = rows[i].carveout;
+        c.grid = o->grid;
+        c.wait_ns = (uint64_t)(o->wait_us * 1000);
+        MeasureResult r;
+        if (measure_run(k, &c, &r, e)) {
+            fprintf(log, "warpsim occupancy --sweep-carveout: block %d, dyn %ld, carveout %d: %s\n", rows[i].block,
+                    rows[i].smem_dyn, rows[i].carveout, e->msg);
+            s->failed = true;
+            measure_result_free(&r);
+            if (e->status == SIM_ERR_USAGE)
+                continue; /* a launch that cannot run: skip it */
+            break;
+        }
+        if (!done) { /* the header, once the first launch told the SM count */
+            fprintf(f, "{\"device\": ");
+            report_json_string(f, name);
+            fprintf(f, ", \"arch\": \"%s\", \"backend\": \"%s\", \"sm_count\": %d, \"wait_ns\": %llu,\n"
+                       " \"configs\": [\n", device_arch(d), o->sim ? "simulator" : "gpu", r.sm_count,
+                    (unsigned long long)r.wait_ns);
+        }
+        rows[i].regs = r.regs;
+        rows[i].smem_static = (long)r.smem_static;
+        rows[i].api = r.api_blocks_per_sm;
+        rows[i].measured = r.res.steady_resident;
+        rows[i].waves = r.res.waves;
+        rows[i].achieved = r.res.achieved_occupancy;
+        fprintf(f, "%s  ", done ? ",\n" : "");
+        measure_sweep_row_json(f, &rows[i]);
+        rows[done++] = rows[i];
+        measure_result_free(&r);
+    }
+    fprintf(f, done ? "\n ]}\n" : "{\"configs\": []}\n");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    s->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    s->measured = done;
+    const ArchProfile *a = arch_find(device_arch(d));
+    if (a) {
+        measure_sweep_score(a, rows, done, &s->score, NULL);
+        s->scored = true;
+    }
+    measure_kernel_free(k);
+    free(rows);
+    return SIM_OK;
+}
+
+void occ_measure_report_sweep(FILE *f, const OccSweepSummary *s, const char *device, const char *arch,
+                              const char *path)
+{
+    fprintf(f, "%d of %d configurations measured on %s (%s) in %.1f s; written to %s\n", s->measured, s->configs,
+            device, arch, s->seconds, path);
+    if (s->scored)
+        fprintf(f, "occupancy API = measured: %d of %d; model resident_blocks_per_sm = measured: %d of %d; "
+                   "model = API: %d of %d\n", s->score.api_vs_measured, s->score.rows, s->score.model_vs_measured,
+                s->score.rows, s->score.model_vs_api, s->score.rows);
+}
+
+SimStatus occ_measure_analyze(const char *path, const char *arch, FILE *out, SimError *e)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sim_error_set(e, SIM_ERR_IO, path, 0, 0, "cannot read %s", path);
+    char *line = NULL, file_arch[16] = "";
+    size_t cap = 0;
+    int n = 0, rcap = 0;
+    SweepRow *rows = NULL;
+    while (getline(&line, &cap, f) >= 0) {
+        const char *p = strstr(line, "\"arch\": \"");
+        if (p && !file_arch[0])
+            sscanf(p + 9, "%15[^\"]", file_arch);
+        SweepRow r;
+        if (!measure_sweep_row_parse(line, &r))
+            continue;
+        if (n == rcap) {
+            rcap = rcap ? 2 * rcap : 512;
+            SweepRow *nr = realloc(rows, sizeof *rows * (size_t)rcap);
+            if (!nr)
+                break;
+            rows = nr;
+        }
+        rows[n++] = r;
+    }
+    free(line);
+    fclose(f);
+    const ArchProfile *a = arch_find(arch ? arch : file_arch[0] ? file_arch : "sm_90");
+    if (!a || !n) {
+        free(rows);
+        return sim_error_set(e, SIM_ERR_USAGE, path, 0, 0, "%s: %s", path,
+                             !a ? "unknown arch" : "no configurations found");
+    }
+    SweepScore s;
+    fprintf(out, "%s: %d configurations on %s; rows where the model's resident_blocks_per_sm misses:\n", path, n,
+            a->name);
+    measure_sweep_score(a, rows, n, &s, out);
+    fprintf(out, "\noccupancy API predicts the measured residency:           %d of %d\n", s.api_vs_measured, s.rows);
+    fprintf(out, "model resident_blocks_per_sm predicts it:                %d of %d\n", s.model_vs_measured, s.rows);
+    fprintf(out, "all shared memory (carveout ignored) predicts it:        %d of %d\n", s.max_shared_vs_measured,
+            s.rows);
+    fprintf(out, "model blocks_per_sm = occupancy API:                     %d of %d\n", s.model_vs_api, s.rows);
+    fprintf(out, "measured above the API: %d; below it: %d\n", s.measured_above_api, s.measured_below_api);
+    free(rows);
+    return SIM_OK;
+}
