@@ -1,6 +1,7 @@
-/* cmd_grade.c: `warpsim grade LESSON STUDENT.cu` -- grade a student's
- * kernel against a lesson's exercise and write the report (grade.h does the
- * work). */
+/* cmd_grade.c: `warpsim grade LESSON STUDENT.cu` -- the options, the
+ * lesson's exercise (lesson.h) handed to the grader (grade/grade.h, which
+ * does the work), a progress line on a terminal, the report written, and
+ * the exit status. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,18 @@
 #include "cmd.h"
 #include "grade.h"
 #include "lesson.h"
+
+/* The grader's progress as one status line on stderr, redrawn in place. */
+static void progress_line(void *arg, const GradeExercise *ex, int test, int run, int runs)
+{
+    (void)arg;
+    if (test < 0)
+        fprintf(stderr, "\r\033[K");
+    else
+        fprintf(stderr, "\r\033[Kgrading: test %d of %d (%s), run %d of %d", test + 1, ex->ntests,
+                ex->tests[test].name, run + 1, runs);
+    fflush(stderr);
+}
 
 static const char grade_help[] =
     "usage: warpsim grade LESSON STUDENT.cu [--runs K] [--seed N] [--format text|json|gradescope]\n"
@@ -116,14 +129,18 @@ int cmd_grade(int argc, char **argv)
         fprintf(stderr, "warpsim grade: no lesson '%s' (warpsim lesson --list shows them)\n", lesson);
         return 2;
     }
-    o.progress = isatty(2);
+    if (!l->exercise) {
+        fprintf(stderr, "warpsim grade: lesson %d (%s) has no graded exercise yet\n", l->number, l->slug);
+        return 2;
+    }
+    if (isatty(2))
+        o.progress = progress_line;
     GradeReport r;
-    char msg[1024];
-    int rc = grade_run(l, &o, &r, msg, sizeof msg);
-    if (rc) {
-        fprintf(stderr, "warpsim grade: %s\n", msg);
+    SimError err;
+    if (grade_run(l->exercise, &o, &r, &err) != SIM_OK) {
+        fprintf(stderr, "warpsim grade: %s\n", err.msg);
         grade_report_free(&r);
-        return rc;
+        return 2;
     }
     if (r.gpu_requested && !r.gpu_ran)
         fprintf(stderr, "warpsim grade: --gpu: %s; graded on the simulator only\n",
@@ -140,7 +157,7 @@ int cmd_grade(int argc, char **argv)
         grade_write_gradescope(f, &r);
     else
         grade_write_text(f, &r);
-    rc = r.passed ? 0 : 1;
+    int rc = r.passed ? 0 : 1;
     if (out && fclose(f)) {
         fprintf(stderr, "warpsim grade: %s: write failed: %s\n", out, strerror(errno));
         rc = 2;

@@ -28,8 +28,9 @@ typedef struct {
      * or a kernel faulted, 2 the lesson could not run).  NULL: the lesson has
      * no harness yet and `warpsim lesson` shows its text. */
     int (*run)(const LessonEnv *env);
-    /* The exercise `warpsim grade` checks (exercise.h); NULL: none yet. */
-    const Exercise *exercise;
+    /* The exercise the lesson sets, for the grader (exercise.h,
+     * grade_exercise.h); NULL: none yet. */
+    const GradeExercise *exercise;
 } Lesson;
 
 int lesson_count(void);
@@ -93,10 +94,5 @@ int lesson01_run(const LessonEnv *env);
 int lesson02_run(const LessonEnv *env);
 int lesson03_run(const LessonEnv *env);
 int lesson13_run(const LessonEnv *env);
-
-/* Exercises (lessons/NN-topic/exercise/grade.c). */
-extern const Exercise lesson01_exercise;
-extern const Exercise lesson02_exercise;
-extern const Exercise lesson03_exercise;
 
 #endif

@@ -390,7 +390,7 @@ static void test_grade_report_shows_a_race_with_both_accesses(void **s)
                       .atomic_order = DEVICE_ATOMIC_RANDOM, .seed = 3, .count = 12, .tests_mask = 0x6,
                       .replay = "warpsim run x", .step = "warpsim step x"};
     char msg[128];
-    GradeReport r = {.lesson = l, .ex = l->exercise, .student = "tests/grade/racy.cu", .runs = 8, .compiled = true,
+    GradeReport r = {.ex = l->exercise, .student = "tests/grade/racy.cu", .runs = 8, .compiled = true,
                      .items = items, .nitems = 10, .findings = &f, .nfindings = 1, .max_score = 100};
     r.source = source_read_file(r.student, &r.source_len, msg, sizeof msg);
     assert_non_null(r.source);
@@ -424,12 +424,12 @@ static void test_grade_report_shows_a_race_with_both_accesses(void **s)
 static void test_lesson1_check_is_the_wrapping_sum_and_explains_a_missing_element(void **s)
 {
     (void)s;
-    const Exercise *ex = lesson_find("1")->exercise;
+    const GradeExercise *ex = lesson_find("1")->exercise;
     assert_non_null(ex);
     assert_string_equal(ex->kernel, "block_sum");
-    const ExerciseTest *t = &ex->tests[4]; /* n = 257 */
+    const GradeExerciseTest *t = &ex->tests[4]; /* n = 257 */
     assert_int_equal(t->n, 257);
-    ExerciseLaunch l;
+    GradeLaunch l;
     ex->launch(t, &l);
     assert_int_equal(l.grid.x, 2);
     assert_int_equal(l.block.x, 256);
@@ -440,8 +440,8 @@ static void test_lesson1_check_is_the_wrapping_sum_and_explains_a_missing_elemen
         sum = (int32_t)((uint32_t)sum + (uint32_t)in[i]);
     }
     int32_t res = sum;
-    ExerciseData before[3] = {{in, 257, 4}, {&(int32_t){0}, 1, 4}, {&n, 1, 4}};
-    ExerciseData after[3] = {{in, 257, 4}, {&res, 1, 4}, {&n, 1, 4}};
+    GradeData before[3] = {{in, 257, 4}, {&(int32_t){0}, 1, 4}, {&n, 1, 4}};
+    GradeData after[3] = {{in, 257, 4}, {&res, 1, 4}, {&n, 1, 4}};
     char msg[600];
     assert_true(ex->check(t, before, after, msg, sizeof msg));
     res = (int32_t)((uint32_t)sum - (uint32_t)in[256]);
@@ -453,8 +453,8 @@ static void test_lesson1_check_is_the_wrapping_sum_and_explains_a_missing_elemen
     res = 0;
     assert_false(ex->check(t, before, after, msg, sizeof msg));
     assert_non_null(strstr(msg, "still 0"));
-    assert_int_equal(exercise_max_score(ex), 100);
-    assert_int_equal(exercise_budget(ex, &l), 2 * 8 * ex->budget_per_warp + EXERCISE_BUDGET_BASE);
+    assert_int_equal(grade_exercise_max_score(ex), 100);
+    assert_int_equal(grade_exercise_budget(ex, &l), 2 * 8 * ex->budget_per_warp + GRADE_BUDGET_BASE);
 }
 
 int main(void)

@@ -146,7 +146,7 @@ static void expect_msg(const char *msg, const char *text)
         fail_msg("check() says \"%s\", not \"%s\"", msg, text);
 }
 
-static const Exercise *ex2(void)
+static const GradeExercise *ex2(void)
 {
     const Lesson *l = lesson_find("2");
     assert_non_null(l);
@@ -155,7 +155,7 @@ static const Exercise *ex2(void)
 }
 
 /* The test of size n. */
-static const ExerciseTest *test_of(const Exercise *ex, long long n, const char *name_part)
+static const GradeExerciseTest *test_of(const GradeExercise *ex, long long n, const char *name_part)
 {
     for (int i = 0; i < ex->ntests; i++)
         if (ex->tests[i].n == n && (!name_part || strstr(ex->tests[i].name, name_part)))
@@ -167,11 +167,11 @@ static const ExerciseTest *test_of(const Exercise *ex, long long n, const char *
 static void test_lesson02_exercise_is_registered_with_partial_warp_sizes(void **s)
 {
     (void)s;
-    const Exercise *ex = ex2();
+    const GradeExercise *ex = ex2();
     assert_string_equal(ex->kernel, "warp_max");
     assert_non_null(strstr(ex->signature, "warp_max(const int *in, int *out, int n)"));
     assert_int_equal(ex->nparams, 3);
-    assert_int_equal(exercise_max_score(ex), 100);
+    assert_int_equal(grade_exercise_max_score(ex), 100);
     int partial = 0;
     for (int i = 0; i < ex->ntests; i++) {
         partial += ex->tests[i].n % 32 != 0;
@@ -187,8 +187,8 @@ static void test_lesson02_exercise_is_registered_with_partial_warp_sizes(void **
 static void test_lesson02_launch_covers_n_with_256_thread_blocks_and_marks_out(void **s)
 {
     (void)s;
-    const Exercise *ex = ex2();
-    ExerciseLaunch l;
+    const GradeExercise *ex = ex2();
+    GradeLaunch l;
     ex->launch(test_of(ex, 100003, NULL), &l);
     assert_int_equal(l.grid.x, 391);
     assert_int_equal(l.block.x, 256);
@@ -200,7 +200,7 @@ static void test_lesson02_launch_covers_n_with_256_thread_blocks_and_marks_out(v
     assert_int_equal(l.grid.x, 1);
     assert_non_null(strstr(l.args[0], "buf:i32[20]=list:-9,"));
     assert_string_equal(l.args[1], "buf:i32[1]=fill:195936478");
-    assert_int_equal(exercise_budget(ex, &l), 8 * ex->budget_per_warp + EXERCISE_BUDGET_BASE);
+    assert_int_equal(grade_exercise_budget(ex, &l), 8 * ex->budget_per_warp + GRADE_BUDGET_BASE);
 }
 
 /* check() on n = 33 (two warps, the second with one lane): the reference,
@@ -208,15 +208,15 @@ static void test_lesson02_launch_covers_n_with_256_thread_blocks_and_marks_out(v
 static void test_lesson02_check_is_each_warps_max_and_explains_wrong_answers(void **s)
 {
     (void)s;
-    const Exercise *ex = ex2();
-    const ExerciseTest *t = test_of(ex, 33, NULL);
+    const GradeExercise *ex = ex2();
+    const GradeExerciseTest *t = test_of(ex, 33, NULL);
     int32_t in[33], n = 33;
     for (int i = 0; i < 33; i++)
         in[i] = -1000 - i; /* every element negative; lane 0 the largest of warp 0 */
     in[20] = 500;          /* now lane 20 is */
     int32_t res[2] = {500, -1032}, before[2] = {195936478, 195936478};
-    ExerciseData bin[3] = {{in, 33, 4}, {before, 2, 4}, {&n, 1, 4}};
-    ExerciseData aft[3] = {{in, 33, 4}, {res, 2, 4}, {&n, 1, 4}};
+    GradeData bin[3] = {{in, 33, 4}, {before, 2, 4}, {&n, 1, 4}};
+    GradeData aft[3] = {{in, 33, 4}, {res, 2, 4}, {&n, 1, 4}};
     char msg[600];
     assert_true(ex->check(t, bin, aft, msg, sizeof msg));
 
@@ -261,8 +261,8 @@ static void test_lesson02_check_is_each_warps_max_and_explains_wrong_answers(voi
 static void test_lesson02_check_counts_wrong_outputs(void **s)
 {
     (void)s;
-    const Exercise *ex = ex2();
-    const ExerciseTest *t = test_of(ex, 1000, NULL);
+    const GradeExercise *ex = ex2();
+    const GradeExerciseTest *t = test_of(ex, 1000, NULL);
     static int32_t in[1000], res[32], before[32];
     int32_t n = 1000;
     for (int i = 0; i < 1000; i++)
@@ -273,8 +273,8 @@ static void test_lesson02_check_counts_wrong_outputs(void **s)
             m = in[i] > m ? in[i] : m;
         res[w] = m;
     }
-    ExerciseData bin[3] = {{in, 1000, 4}, {before, 32, 4}, {&n, 1, 4}};
-    ExerciseData aft[3] = {{in, 1000, 4}, {res, 32, 4}, {&n, 1, 4}};
+    GradeData bin[3] = {{in, 1000, 4}, {before, 32, 4}, {&n, 1, 4}};
+    GradeData aft[3] = {{in, 1000, 4}, {res, 32, 4}, {&n, 1, 4}};
     char msg[600];
     assert_true(ex->check(t, bin, aft, msg, sizeof msg));
     res[31] = INT32_MIN;

@@ -130,7 +130,7 @@ static void test_grade3_json_has_the_documented_shape(void **s)
 
 /* ---- the exercise definition itself ------------------------------------------- */
 
-static const Exercise *ex3(void)
+static const GradeExercise *ex3(void)
 {
     const Lesson *l = lesson_find("3");
     assert_non_null(l);
@@ -141,16 +141,16 @@ static const Exercise *ex3(void)
 static void test_lesson3_exercise_launches_partial_warps_with_the_full_inputs(void **s)
 {
     (void)s;
-    const Exercise *ex = ex3();
+    const GradeExercise *ex = ex3();
     assert_string_equal(ex->kernel, "count_positive");
     assert_int_equal(ex->nparams, 3);
-    assert_int_equal(exercise_max_score(ex), 100);
+    assert_int_equal(grade_exercise_max_score(ex), 100);
     for (int i = 0; i < ex->ntests; i++) {
         assert_true(ex->tests[i].n % 32 != 0); /* the last warp is always partial */
         if (i)
             assert_true(ex->tests[i].n > ex->tests[i - 1].n); /* smallest first */
     }
-    ExerciseLaunch l;
+    GradeLaunch l;
     ex->launch(&ex->tests[3], &l); /* n = 70 */
     assert_int_equal(l.grid.x, 1);
     assert_int_equal(l.block.x, 256);
@@ -161,26 +161,26 @@ static void test_lesson3_exercise_launches_partial_warps_with_the_full_inputs(vo
     ex->launch(&ex->tests[6], &l);
     assert_int_equal(l.grid.x, 391);
     assert_string_equal(l.args[0], "buf:i32[100001]=rand:100001");
-    const ExerciseRubric *at = &ex->rubric[1];
-    assert_int_equal(at->kind, EXERCISE_RUBRIC_MAX_ATOMICS);
-    assert_int_equal(at->per, EXERCISE_PER_BLOCK);
+    const GradeRubric *at = &ex->rubric[1];
+    assert_int_equal(at->kind, GRADE_RUBRIC_MAX_ATOMICS);
+    assert_int_equal(at->per, GRADE_PER_BLOCK);
     assert_true(at->limit == 256 / 32);
 }
 
 /* Judge *count = got on in[0..n-1]; the message when wrong. */
 static char msg[800];
 
-static bool judge(const Exercise *ex, long long n, const int32_t *in, int32_t got)
+static bool judge(const GradeExercise *ex, long long n, const int32_t *in, int32_t got)
 {
-    ExerciseTest t = {"t", n, 10};
+    GradeExerciseTest t = {"t", n, 10};
     int32_t zero = 0, nn = (int32_t)n;
-    ExerciseData before[3] = {{in, (uint64_t)n, 4}, {&zero, 1, 4}, {&nn, 1, 4}};
-    ExerciseData after[3] = {{in, (uint64_t)n, 4}, {&got, 1, 4}, {&nn, 1, 4}};
+    GradeData before[3] = {{in, (uint64_t)n, 4}, {&zero, 1, 4}, {&nn, 1, 4}};
+    GradeData after[3] = {{in, (uint64_t)n, 4}, {&got, 1, 4}, {&nn, 1, 4}};
     msg[0] = 0;
     return ex->check(&t, before, after, msg, sizeof msg);
 }
 
-static void expect_reason(const Exercise *ex, long long n, const int32_t *in, int32_t got, const char *reason)
+static void expect_reason(const GradeExercise *ex, long long n, const int32_t *in, int32_t got, const char *reason)
 {
     assert_false(judge(ex, n, in, got));
     if (!strstr(msg, reason))
@@ -190,7 +190,7 @@ static void expect_reason(const Exercise *ex, long long n, const int32_t *in, in
 static void test_lesson3_check_counts_positives_and_explains_a_wrong_count(void **s)
 {
     (void)s;
-    const Exercise *ex = ex3();
+    const GradeExercise *ex = ex3();
     /* the n = 70 input: 6 positive, 60 zeros, 4 negative */
     int32_t in[100] = {7, 0, -3, 0, 12, -1, 0, 5, INT32_MAX, INT32_MIN, 1, 0, -9, 4};
     assert_true(judge(ex, 70, in, 6));
@@ -221,10 +221,10 @@ static void test_lesson3_check_counts_positives_and_explains_a_wrong_count(void 
     expect_reason(ex, 100, in, 28, "3 too many; elements were counted more than once");
 
     /* a changed input is wrong whatever the count */
-    ExerciseTest t = {"t", 3, 10};
+    GradeExerciseTest t = {"t", 3, 10};
     int32_t a[3] = {1, 2, 3}, b[3] = {1, 2, -3}, zero = 0, three = 3, n3 = 3;
-    ExerciseData before[3] = {{a, 3, 4}, {&zero, 1, 4}, {&n3, 1, 4}};
-    ExerciseData after[3] = {{b, 3, 4}, {&three, 1, 4}, {&n3, 1, 4}};
+    GradeData before[3] = {{a, 3, 4}, {&zero, 1, 4}, {&n3, 1, 4}};
+    GradeData after[3] = {{b, 3, 4}, {&three, 1, 4}, {&n3, 1, 4}};
     assert_false(ex->check(&t, before, after, msg, sizeof msg));
     assert_non_null(strstr(msg, "in[2] changed from 3 to -3: the input is const"));
 }

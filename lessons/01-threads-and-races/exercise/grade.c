@@ -1,5 +1,5 @@
 /* grade.c: lesson 1's exercise, block_sum, as `warpsim grade 1` checks it
- * (the contract is lessons/exercise.h; the text is README.md here).
+ * (the contract is grade/grade_exercise.h; the text is README.md here).
  *
  * Tests are sizes around the block size of 256 -- one element, less than a
  * warp, one short of a block, a block, one past it, a few blocks with a
@@ -10,17 +10,16 @@
 #include <string.h>
 
 #include "exercise.h"
-#include "lesson.h"
 
 #define BLOCK 256
 
-static const ExerciseParam params[] = {
+static const GradeParam params[] = {
     {"const int *in", 8, true},
     {"int *out", 8, true},
     {"int n", 4, false},
 };
 
-static const ExerciseTest tests[] = {
+static const GradeExerciseTest tests[] = {
     {"n = 1 (a single element)", 1, 10},
     {"n = 7 (fewer threads than a warp)", 7, 10},
     {"n = 255 (one short of a full block)", 255, 10},
@@ -30,22 +29,22 @@ static const ExerciseTest tests[] = {
     {"n = 100000 (391 blocks)", 100000, 10},
 };
 
-static const ExerciseRubric rubric[] = {
-    {EXERCISE_RUBRIC_NO_RACES, "no data race or barrier problem in any run", 0, EXERCISE_PER_LAUNCH, 15},
-    {EXERCISE_RUBRIC_MAX_ATOMICS, "at most one atomicAdd per block", 1, EXERCISE_PER_BLOCK, 10},
-    {EXERCISE_RUBRIC_MIN_OCCUPANCY, "occupancy at least 50% (sm_90, 256-thread blocks)", 0.5, EXERCISE_PER_LAUNCH, 5},
+static const GradeRubric rubric[] = {
+    {GRADE_RUBRIC_NO_RACES, "no data race or barrier problem in any run", 0, GRADE_PER_LAUNCH, 15},
+    {GRADE_RUBRIC_MAX_ATOMICS, "at most one atomicAdd per block", 1, GRADE_PER_BLOCK, 10},
+    {GRADE_RUBRIC_MIN_OCCUPANCY, "occupancy at least 50% (sm_90, 256-thread blocks)", 0.5, GRADE_PER_LAUNCH, 5},
 };
 
-static void block_sum_launch(const ExerciseTest *t, ExerciseLaunch *l)
+static void block_sum_launch(const GradeExerciseTest *t, GradeLaunch *l)
 {
     memset(l, 0, sizeof *l);
     l->grid = (DeviceDim3){exercise_blocks_for(t->n, BLOCK), 1, 1};
     l->block = (DeviceDim3){BLOCK, 1, 1};
     l->nargs = 3;
     /* the seed is the size: each test has its own inputs */
-    snprintf(l->args[0], EXERCISE_ARG_CAP, "buf:i32[%lld]=rand:%lld", t->n, t->n);
-    snprintf(l->args[1], EXERCISE_ARG_CAP, "buf:i32[1]=fill:0");
-    snprintf(l->args[2], EXERCISE_ARG_CAP, "i32:%lld", t->n);
+    snprintf(l->args[0], GRADE_ARG_CAP, "buf:i32[%lld]=rand:%lld", t->n, t->n);
+    snprintf(l->args[1], GRADE_ARG_CAP, "buf:i32[1]=fill:0");
+    snprintf(l->args[2], GRADE_ARG_CAP, "i32:%lld", t->n);
 }
 
 /* Sum of in[lo..hi) with 32-bit wraparound. */
@@ -99,7 +98,7 @@ static void explain(const int32_t *in, long long n, uint32_t got, uint32_t want,
     snprintf(m, cap, ": some updates were lost or counted twice");
 }
 
-static bool block_sum_check(const ExerciseTest *t, const ExerciseData *in, const ExerciseData *out, char *msg,
+static bool block_sum_check(const GradeExerciseTest *t, const GradeData *in, const GradeData *out, char *msg,
                             size_t cap)
 {
     const int32_t *x = in[0].data, *y = out[0].data;
@@ -119,10 +118,12 @@ static bool block_sum_check(const ExerciseTest *t, const ExerciseData *in, const
     return false;
 }
 
-const Exercise lesson01_exercise = {
+const GradeExercise lesson01_exercise = {
+    .lesson = "01-threads-and-races",
+    .lesson_number = 1,
     .kernel = "block_sum",
     .signature = "extern \"C\" __global__ void block_sum(const int *in, int *out, int n)",
-    .readme = "exercise/README.md",
+    .readme = "lessons/01-threads-and-races/exercise/README.md",
     .arch = "sm_90",
     .nparams = 3,
     .params = params,

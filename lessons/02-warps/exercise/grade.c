@@ -1,5 +1,5 @@
 /* grade.c: lesson 2's exercise, warp_max, as `warpsim grade 2` checks it
- * (the contract is lessons/exercise.h; the text is README.md here).
+ * (the contract is grade/grade_exercise.h; the text is README.md here).
  *
  * Tests are sizes that end in a partial warp -- 1, 31, 33, one past a block,
  * 1000 and 100,003 -- plus one full warp, with random inputs (rand:SEED),
@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "exercise.h"
-#include "lesson.h"
 
 #define BLOCK 256
 #define WARP 32
@@ -24,7 +23,7 @@
 #define NEGATIVE_N 20
 #define NEGATIVE_LIST "-9,-4,-7,-3,-8,-5,-6,-9,-4,-7,-3,-8,-5,-2,-6,-9,-4,-7,-3,-8"
 
-static const ExerciseParam params[] = {
+static const GradeParam params[] = {
     {"const int *in", 8, true},
     {"int *out", 8, true},
     {"int n", 4, false},
@@ -32,9 +31,9 @@ static const ExerciseParam params[] = {
 
 /* Index of the test whose inputs are NEGATIVE_LIST (the others are random). */
 #define ALL_NEGATIVE 1
-_Static_assert(sizeof "buf:i32[20]=list:" NEGATIVE_LIST <= EXERCISE_ARG_CAP, "the list must fit an --arg spec");
+_Static_assert(sizeof "buf:i32[20]=list:" NEGATIVE_LIST <= GRADE_ARG_CAP, "the list must fit an --arg spec");
 
-static const ExerciseTest tests[] = {
+static const GradeExerciseTest tests[] = {
     {"n = 1 (one lane of one warp)", 1, 10},
     {"n = 20, every element negative (a lane past n must not win)", NEGATIVE_N, 10},
     {"n = 31 (one lane short of a full warp)", 31, 10},
@@ -45,12 +44,12 @@ static const ExerciseTest tests[] = {
     {"n = 100003 (391 blocks; the last warp has 3 lanes working)", 100003, 10},
 };
 
-static const ExerciseRubric rubric[] = {
-    {EXERCISE_RUBRIC_NO_RACES, "no data race or warp-sync problem in any run", 0, EXERCISE_PER_LAUNCH, 5},
+static const GradeRubric rubric[] = {
+    {GRADE_RUBRIC_NO_RACES, "no data race or warp-sync problem in any run", 0, GRADE_PER_LAUNCH, 5},
     /* the lesson's point: the lanes combine their values in registers */
-    {EXERCISE_RUBRIC_MAX_ATOMICS, "no atomics: the lanes combine their values with shuffles", 0,
-     EXERCISE_PER_LAUNCH, 10},
-    {EXERCISE_RUBRIC_MIN_OCCUPANCY, "occupancy 100% (sm_90, 256-thread blocks)", 1.0, EXERCISE_PER_LAUNCH, 5},
+    {GRADE_RUBRIC_MAX_ATOMICS, "no atomics: the lanes combine their values with shuffles", 0,
+     GRADE_PER_LAUNCH, 10},
+    {GRADE_RUBRIC_MIN_OCCUPANCY, "occupancy 100% (sm_90, 256-thread blocks)", 1.0, GRADE_PER_LAUNCH, 5},
 };
 
 static long long warps_for(long long n)
@@ -58,7 +57,7 @@ static long long warps_for(long long n)
     return (n + WARP - 1) / WARP;
 }
 
-static void warp_max_launch(const ExerciseTest *t, ExerciseLaunch *l)
+static void warp_max_launch(const GradeExerciseTest *t, GradeLaunch *l)
 {
     memset(l, 0, sizeof *l);
     l->grid = (DeviceDim3){exercise_blocks_for(t->n, BLOCK), 1, 1};
@@ -66,11 +65,11 @@ static void warp_max_launch(const ExerciseTest *t, ExerciseLaunch *l)
     l->nargs = 3;
     /* the seed is the size: each test has its own inputs */
     if (t == &tests[ALL_NEGATIVE])
-        snprintf(l->args[0], EXERCISE_ARG_CAP, "buf:i32[%d]=list:%s", NEGATIVE_N, NEGATIVE_LIST);
+        snprintf(l->args[0], GRADE_ARG_CAP, "buf:i32[%d]=list:%s", NEGATIVE_N, NEGATIVE_LIST);
     else
-        snprintf(l->args[0], EXERCISE_ARG_CAP, "buf:i32[%lld]=rand:%lld", t->n, t->n);
-    snprintf(l->args[1], EXERCISE_ARG_CAP, "buf:i32[%lld]=fill:%d", warps_for(t->n), UNWRITTEN);
-    snprintf(l->args[2], EXERCISE_ARG_CAP, "i32:%lld", t->n);
+        snprintf(l->args[0], GRADE_ARG_CAP, "buf:i32[%lld]=rand:%lld", t->n, t->n);
+    snprintf(l->args[1], GRADE_ARG_CAP, "buf:i32[%lld]=fill:%d", warps_for(t->n), UNWRITTEN);
+    snprintf(l->args[2], GRADE_ARG_CAP, "i32:%lld", t->n);
 }
 
 /* The largest of in[lo..hi); INT_MIN when the range is empty. */
@@ -138,7 +137,7 @@ static void explain(const int32_t *in, long long n, long long w, int32_t got, in
     snprintf(m, cap, ": larger than any element of the warp -- where did it come from?");
 }
 
-static bool warp_max_check(const ExerciseTest *t, const ExerciseData *in, const ExerciseData *out, char *msg,
+static bool warp_max_check(const GradeExerciseTest *t, const GradeData *in, const GradeData *out, char *msg,
                            size_t cap)
 {
     const int32_t *x = in[0].data, *y = out[0].data;
@@ -167,10 +166,12 @@ static bool warp_max_check(const ExerciseTest *t, const ExerciseData *in, const 
     return false;
 }
 
-const Exercise lesson02_exercise = {
+const GradeExercise lesson02_exercise = {
+    .lesson = "02-warps",
+    .lesson_number = 2,
     .kernel = "warp_max",
     .signature = "extern \"C\" __global__ void warp_max(const int *in, int *out, int n)",
-    .readme = "exercise/README.md",
+    .readme = "lessons/02-warps/exercise/README.md",
     .arch = "sm_90",
     .nparams = 3,
     .params = params,

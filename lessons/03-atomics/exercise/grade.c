@@ -1,5 +1,5 @@
 /* grade.c: lesson 3's exercise, count_positive, as `warpsim grade 3` checks
- * it (the contract is lessons/exercise.h; the text is README.md here).
+ * it (the contract is grade/grade_exercise.h; the text is README.md here).
  *
  * Tests are sizes that end inside a warp -- one element, one lane short of
  * a warp, a warp and one lane, one past a block, 1000 and 100,001 -- so the
@@ -11,18 +11,17 @@
 #include <string.h>
 
 #include "exercise.h"
-#include "lesson.h"
 
 #define BLOCK 256
 #define WARPS_PER_BLOCK (BLOCK / 32)
 
-static const ExerciseParam params[] = {
+static const GradeParam params[] = {
     {"const int *in", 8, true},
     {"int *count", 8, true},
     {"int n", 4, false},
 };
 
-static const ExerciseTest tests[] = {
+static const GradeExerciseTest tests[] = {
     {"n = 1 (a single positive element)", 1, 10},
     {"n = 31 (one lane short of a warp)", 31, 10},
     {"n = 33 (a warp and one lane of a second)", 33, 10},
@@ -32,12 +31,12 @@ static const ExerciseTest tests[] = {
     {"n = 100001 (391 blocks, the last warp 1 lane)", 100001, 10},
 };
 
-static const ExerciseRubric rubric[] = {
-    {EXERCISE_RUBRIC_NO_RACES, "no data race on the counter in any run", 0, EXERCISE_PER_LAUNCH, 15},
+static const GradeRubric rubric[] = {
+    {GRADE_RUBRIC_NO_RACES, "no data race on the counter in any run", 0, GRADE_PER_LAUNCH, 15},
     /* a launch has 8 warps per block; PER_ELEMENT at 1/32 would fail a
      * correct kernel whenever the last warp is partial (2 atomics for 33) */
-    {EXERCISE_RUBRIC_MAX_ATOMICS, "at most one atomicAdd per warp (8 per 256-thread block)", WARPS_PER_BLOCK,
-     EXERCISE_PER_BLOCK, 15},
+    {GRADE_RUBRIC_MAX_ATOMICS, "at most one atomicAdd per warp (8 per 256-thread block)", WARPS_PER_BLOCK,
+     GRADE_PER_BLOCK, 15},
 };
 
 /* The hand-written inputs; every other test is rand:N (the seed is the
@@ -52,7 +51,7 @@ static const char *input_init(long long n)
     return NULL;
 }
 
-static void count_positive_launch(const ExerciseTest *t, ExerciseLaunch *l)
+static void count_positive_launch(const GradeExerciseTest *t, GradeLaunch *l)
 {
     memset(l, 0, sizeof *l);
     l->grid = (DeviceDim3){exercise_blocks_for(t->n, BLOCK), 1, 1};
@@ -60,11 +59,11 @@ static void count_positive_launch(const ExerciseTest *t, ExerciseLaunch *l)
     l->nargs = 3;
     const char *init = input_init(t->n);
     if (init)
-        snprintf(l->args[0], EXERCISE_ARG_CAP, "buf:i32[%lld]=%s", t->n, init);
+        snprintf(l->args[0], GRADE_ARG_CAP, "buf:i32[%lld]=%s", t->n, init);
     else
-        snprintf(l->args[0], EXERCISE_ARG_CAP, "buf:i32[%lld]=rand:%lld", t->n, t->n);
-    snprintf(l->args[1], EXERCISE_ARG_CAP, "buf:i32[1]=fill:0");
-    snprintf(l->args[2], EXERCISE_ARG_CAP, "i32:%lld", t->n);
+        snprintf(l->args[0], GRADE_ARG_CAP, "buf:i32[%lld]=rand:%lld", t->n, t->n);
+    snprintf(l->args[1], GRADE_ARG_CAP, "buf:i32[1]=fill:0");
+    snprintf(l->args[2], GRADE_ARG_CAP, "i32:%lld", t->n);
 }
 
 /* Elements of in[lo..hi) greater than zero, and equal to zero. */
@@ -153,7 +152,7 @@ static void explain(const int32_t *in, long long n, long long got, long long wan
     }
 }
 
-static bool count_positive_check(const ExerciseTest *t, const ExerciseData *in, const ExerciseData *out,
+static bool count_positive_check(const GradeExerciseTest *t, const GradeData *in, const GradeData *out,
                                  char *msg, size_t cap)
 {
     const int32_t *x = in[0].data, *y = out[0].data;
@@ -173,10 +172,12 @@ static bool count_positive_check(const ExerciseTest *t, const ExerciseData *in, 
     return false;
 }
 
-const Exercise lesson03_exercise = {
+const GradeExercise lesson03_exercise = {
+    .lesson = "03-atomics",
+    .lesson_number = 3,
     .kernel = "count_positive",
     .signature = "extern \"C\" __global__ void count_positive(const int *in, int *count, int n)",
-    .readme = "exercise/README.md",
+    .readme = "lessons/03-atomics/exercise/README.md",
     .arch = "sm_90",
     .nparams = 3,
     .params = params,

@@ -116,20 +116,20 @@ static void rubric_no_races(GradeCtx *c, GradeItem *it)
     say(it, "no race, barrier or scope problem in %d runs of %d tests", runs, c->ex->ntests);
 }
 
-static const char *per_name(ExercisePer p, bool plural)
+static const char *per_name(GradePer p, bool plural)
 {
     switch (p) {
-    case EXERCISE_PER_ELEMENT:
+    case GRADE_PER_ELEMENT:
         return plural ? "elements" : "element";
-    case EXERCISE_PER_BLOCK:
+    case GRADE_PER_BLOCK:
         return plural ? "blocks" : "block";
-    case EXERCISE_PER_LAUNCH:
+    case GRADE_PER_LAUNCH:
         return plural ? "launches" : "launch";
     }
     return "?";
 }
 
-static void rubric_max_atomics(GradeCtx *c, const ExerciseRubric *ru, GradeItem *it)
+static void rubric_max_atomics(GradeCtx *c, const GradeRubric *ru, GradeItem *it)
 {
     double worst = -1;
     int wt = -1;
@@ -137,7 +137,7 @@ static void rubric_max_atomics(GradeCtx *c, const ExerciseRubric *ru, GradeItem 
         const GradeTest *T = &c->tests[ti];
         if (!T->runs_correct)
             continue;
-        uint64_t units = exercise_rubric_units(ru, T->t, &T->launch);
+        uint64_t units = grade_rubric_units(ru, T->t, &T->launch);
         double per = units ? (double)T->max_atomics / (double)units : (double)T->max_atomics;
         if (per >= worst) { /* on a tie, the largest test says the most */
             worst = per;
@@ -145,16 +145,16 @@ static void rubric_max_atomics(GradeCtx *c, const ExerciseRubric *ru, GradeItem 
         }
     }
     const GradeTest *T = &c->tests[wt];
-    uint64_t units = exercise_rubric_units(ru, T->t, &T->launch);
+    uint64_t units = grade_rubric_units(ru, T->t, &T->launch);
     it->passed = worst <= ru->limit;
     say(it, "%s: %s: %" PRIu64 " atomic update%s for %" PRIu64 " %s (%.3g per %s; at most %g allowed)",
         it->passed ? "earned" : "not earned", T->t->name, T->max_atomics, T->max_atomics == 1 ? "" : "s", units,
         per_name(ru->per, units != 1), worst, per_name(ru->per, false), ru->limit);
 }
 
-static void rubric_min_occupancy(GradeCtx *c, const ExerciseRubric *ru, GradeItem *it)
+static void rubric_min_occupancy(GradeCtx *c, const GradeRubric *ru, GradeItem *it)
 {
-    const Exercise *ex = c->ex;
+    const GradeExercise *ex = c->ex;
     const ArchProfile *a = arch_find(ex->arch);
     char path[] = "/tmp/warpsim-grade-XXXXXX.ptx";
     int fd = mkstemps(path, 4);
@@ -175,7 +175,7 @@ static void rubric_min_occupancy(GradeCtx *c, const ExerciseRubric *ru, GradeIte
                 "are unknown (its message is above)", ex->arch);
         return;
     }
-    const ExerciseLaunch *l = &c->tests[0].launch;
+    const GradeLaunch *l = &c->tests[0].launch;
     OccConfig cfg;
     occ_config_init(&cfg);
     cfg.block_size = (int)(l->block.x * l->block.y * l->block.z);
@@ -201,22 +201,22 @@ static void rubric_min_occupancy(GradeCtx *c, const ExerciseRubric *ru, GradeIte
 void grade_score_rubric(GradeCtx *c)
 {
     GradeReport *r = c->r;
-    const Exercise *ex = c->ex;
+    const GradeExercise *ex = c->ex;
     if (!r->compiled || !c->entry)
         return;
     bool any_right = false;
     for (int ti = 0; ti < ex->ntests; ti++)
         any_right |= c->tests[ti].runs_correct > 0;
     for (int k = 0; k < ex->nrubric; k++) {
-        const ExerciseRubric *ru = &ex->rubric[k];
+        const GradeRubric *ru = &ex->rubric[k];
         GradeItem *it = &r->items[ex->ntests + k];
         it->output[0] = 0;
         it->passed = false;
         if (!any_right) {
             say(it, "not judged: no test gave the right answer");
-        } else if (ru->kind == EXERCISE_RUBRIC_NO_RACES) {
+        } else if (ru->kind == GRADE_RUBRIC_NO_RACES) {
             rubric_no_races(c, it);
-        } else if (ru->kind == EXERCISE_RUBRIC_MAX_ATOMICS) {
+        } else if (ru->kind == GRADE_RUBRIC_MAX_ATOMICS) {
             rubric_max_atomics(c, ru, it);
         } else {
             rubric_min_occupancy(c, ru, it);

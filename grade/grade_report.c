@@ -1,6 +1,7 @@
 /* grade_report.c: writing a grading -- text for a terminal (each finding
  * with its source line, a marker and the commands that replay it), JSON,
- * and Gradescope's results.json (grade.h). */
+ * and Gradescope's results.json (grade.h).  It reads a finished GradeReport
+ * only, and calls no other file of the grader. */
 #include "grade.h"
 
 #include <inttypes.h>
@@ -86,7 +87,7 @@ static void dim3(FILE *o, DeviceDim3 d)
 
 static void write_finding_text(FILE *o, const GradeReport *r, const GradeFinding *f, int i)
 {
-    const Exercise *ex = r->ex;
+    const GradeExercise *ex = r->ex;
     fprintf(o, "  %d. %s", i + 1, f->kind);
     if (*f->detail)
         fprintf(o, " (%s)", f->detail);
@@ -148,7 +149,7 @@ static void write_finding_text(FILE *o, const GradeReport *r, const GradeFinding
         }
     }
     if (!strcmp(f->kind, "signature") && ex->readme)
-        fprintf(o, "     the exercise: lessons/%s/%s\n", r->lesson->slug, ex->readme);
+        fprintf(o, "     the exercise: %s\n", ex->readme);
 }
 
 static void write_items(FILE *o, const GradeReport *r, bool rubric, Colors c)
@@ -186,8 +187,8 @@ static void write_findings_text(FILE *o, const GradeReport *r)
 
 static void write_text(FILE *o, const GradeReport *r, Colors c)
 {
-    const Exercise *ex = r->ex;
-    fprintf(o, "warpsim grade: lesson %d (%s), exercise %s\n", r->lesson->number, r->lesson->slug, ex->kernel);
+    const GradeExercise *ex = r->ex;
+    fprintf(o, "warpsim grade: lesson %d (%s), exercise %s\n", ex->lesson_number, ex->lesson, ex->kernel);
     fprintf(o, "submission %s, graded on %s", r->student, ex->arch);
     if (r->compiled) {
         fprintf(o, ", %d run%s per test", r->runs, r->runs == 1 ? "" : "s");
@@ -306,7 +307,7 @@ static void json_finding(FILE *o, const GradeReport *r, const GradeFinding *f)
 void grade_write_json(FILE *o, const GradeReport *r)
 {
     fputs("{\"lesson\": ", o);
-    report_json_string(o, r->lesson->slug);
+    report_json_string(o, r->ex->lesson);
     fprintf(o, ", \"passed\": %s, \"score\": %d, \"max_score\": %d, \"tests\": [", r->passed ? "true" : "false",
             r->score, r->max_score);
     for (int i = 0; i < r->nitems; i++) {

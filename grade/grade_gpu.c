@@ -144,7 +144,7 @@ static void child(const GradeCtx *c, int fd)
         if (m.status == SIM_ERR_FAULT) {
             m.fault = res.fault;
         } else if (m.status == SIM_OK) {
-            ExerciseData in[EXERCISE_MAX_PARAMS], out[EXERCISE_MAX_PARAMS];
+            GradeData in[GRADE_MAX_PARAMS], out[GRADE_MAX_PARAMS];
             grade_data_before(T, in);
             if (grade_data_after(T, &res, out)) {
                 m.correct = c->ex->check(T->t, in, out, m.text, sizeof m.text);

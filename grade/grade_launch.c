@@ -10,16 +10,16 @@
 
 #include "argspec.h"
 
-void grade_data_before(const GradeTest *T, ExerciseData *in)
+void grade_data_before(const GradeTest *T, GradeData *in)
 {
     for (int i = 0; i < T->spec.nargs; i++) {
         const ArgSpec *a = &T->spec.args[i];
         int sz = argspec_type_size(a->type);
-        in[i] = a->is_buffer ? (ExerciseData){a->data, a->count, sz} : (ExerciseData){&a->scalar, 1, sz};
+        in[i] = a->is_buffer ? (GradeData){a->data, a->count, sz} : (GradeData){&a->scalar, 1, sz};
     }
 }
 
-bool grade_data_after(const GradeTest *T, const LaunchResult *res, ExerciseData *out)
+bool grade_data_after(const GradeTest *T, const LaunchResult *res, GradeData *out)
 {
     grade_data_before(T, out);
     for (int b = 0; b < res->nbufs; b++) {

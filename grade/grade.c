@@ -1,0 +1,242 @@
+/* grade.c: the grader's top (grade.h) -- grade_run reads the submission,
+ * compiles it (grade_compile.c), finds its kernel and checks its
+ * parameters, prepares each test's launch, runs the tests in the simulator
+ * (grade_sim.c) and, when asked, on a GPU (grade_gpu.c), then scores the
+ * tests and the rubric (grade_rubric.c).  The parts below it never call back
+ * up here (grade_int.h says who calls whom). */
+#include "grade_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "argspec.h"
+#include "source.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- findings before the runs ---------------------------------------------- */
+
+static void not_run(GradeReport *r, const char *why)
+{
+    for (int i = 0; i < r->nitems; i++)
+        snprintf(r->items[i].output, sizeof r->items[i].output, "%s", why);
+}
+
+static void compile_failed(GradeCtx *c, GradeCompileStatus st, char *log)
+{
+    GradeReport *r = c->r;
+    GradeFinding f;
+    grade_finding_init(c, &f, "compile-error", -1, -1);
+    f.backend[0] = 0;
+    r->compiler_output = log;
+    char file[256], emsg[900];
+    int line, col;
+    if (st == GRADE_COMPILE_TIMED_OUT) {
+        snprintf(f.file, sizeof f.file, "%s", r->student);
+        snprintf(f.msg, sizeof f.msg, "nvcc did not finish within %d seconds and was stopped", GRADE_COMPILE_TIMEOUT);
+    } else if (grade_compile_first_error(log, file, sizeof file, &line, &col, emsg, sizeof emsg)) {
+        grade_student_file(c, file, f.file, sizeof f.file);
+        f.line = line;
+        f.col = col;
+        snprintf(f.msg, sizeof f.msg, "%s", emsg);
+        if (!line && strstr(emsg, "Entry function")) /* ptxas: about the kernel as a whole */
+            f.line = grade_kernel_line(r, c->ex->kernel);
+    } else {
+        snprintf(f.file, sizeof f.file, "%s", r->student);
+        snprintf(f.msg, sizeof f.msg, "nvcc failed (its messages are below)");
+    }
+    grade_finding_add(c, -1, &f, NULL);
+    not_run(r, "not run: the file does not compile");
+}
+
+static bool signature_ok(GradeCtx *c, DeviceModule *mod)
+{
+    const GradeExercise *ex = c->ex;
+    SimError err;
+    sim_error_clear(&err);
+    GradeFinding f;
+    grade_finding_init(c, &f, "signature", -1, -1);
+    snprintf(f.file, sizeof f.file, "%s", c->r->student);
+    c->entry = device_find_kernel(mod, ex->kernel, &err);
+    if (!c->entry) {
+        snprintf(f.msg, sizeof f.msg, "%s.  The exercise needs: %s", err.msg, ex->signature);
+        grade_finding_add(c, -1, &f, NULL);
+        not_run(c->r, "not run: the kernel was not found");
+        return false;
+    }
+    f.line = grade_kernel_line(c->r, ex->kernel);
+    int np = device_kernel_nparams(mod, c->entry);
+    bool ok = np == ex->nparams;
+    for (int i = 0; ok && i < np; i++)
+        ok = device_kernel_param_size(mod, c->entry, i) == ex->params[i].size;
+    if (ok)
+        return true;
+    int k = snprintf(f.msg, sizeof f.msg, "%s takes %d parameter%s (", ex->kernel, np, np == 1 ? "" : "s");
+    for (int i = 0; i < np && k > 0 && (size_t)k < sizeof f.msg; i++)
+        k += snprintf(f.msg + k, sizeof f.msg - (size_t)k, "%s%d bytes", i ? ", " : "",
+                      device_kernel_param_size(mod, c->entry, i));
+    if (k > 0 && (size_t)k < sizeof f.msg)
+        snprintf(f.msg + k, sizeof f.msg - (size_t)k, "), but the exercise needs: %s", ex->signature);
+    grade_finding_add(c, -1, &f, NULL);
+    not_run(c->r, "not run: the kernel's parameters do not match the exercise");
+    return false;
+}
+
+/* ---- the whole grading ------------------------------------------------------ */
+
+/* Parse each test's launch: false (with err filled) when the exercise's
+ * own --arg specs are wrong. */
+static bool prepare_tests(GradeCtx *c, SimError *err)
+{
+    const GradeExercise *ex = c->ex;
+    char msg[512];
+    for (int ti = 0; ti < ex->ntests; ti++) {
+        GradeTest *T = &c->tests[ti];
+        T->t = &ex->tests[ti];
+        ex->launch(T->t, &T->launch);
+        launch_spec_init(&T->spec);
+        T->spec.kernel = c->entry;
+        T->spec.grid = T->launch.grid;
+        T->spec.block = T->launch.block;
+        T->spec.have_grid = T->spec.have_block = true;
+        T->spec.smem = T->launch.smem;
+        if (T->launch.nargs != ex->nparams) {
+            sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "the exercise's launch() gave %d arguments for %s's %d "
+                          "parameters", T->launch.nargs, ex->kernel, ex->nparams);
+            return false;
+        }
+        for (int i = 0; i < T->launch.nargs; i++, T->spec.nargs++)
+            if (!argspec_parse(T->launch.args[i], &T->spec.args[i], msg, sizeof msg)) {
+                sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "%s", msg);
+                return false;
+            }
+        T->budget = grade_exercise_budget(ex, &T->launch);
+    }
+    return true;
+}
+
+/* What grade_run needs before it starts: a valid exercise and options. */
+static bool inputs_ok(const GradeExercise *ex, const GradeOptions *o, SimError *err)
+{
+    char msg[256];
+    if (!grade_exercise_valid(ex, msg, sizeof msg)) {
+        sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "%s", msg);
+        return false;
+    }
+    if (!o || !o->student || !*o->student) {
+        sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "no student file to grade");
+        return false;
+    }
+    if (o->runs < 1) {
+        sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "runs per test must be at least 1, not %d", o->runs);
+        return false;
+    }
+    return true;
+}
+
+SimStatus grade_run(const GradeExercise *ex, const GradeOptions *o, GradeReport *r, SimError *err)
+{
+    double t0 = now();
+    memset(r, 0, sizeof *r);
+    sim_error_clear(err);
+    if (!inputs_ok(ex, o, err))
+        return err->status;
+    r->ex = ex;
+    r->student = o->student;
+    r->runs = o->runs;
+    r->seed = o->seed;
+    r->gpu_requested = o->gpu;
+    r->max_score = grade_exercise_max_score(ex);
+    r->nitems = ex->ntests + ex->nrubric;
+    r->items = calloc((size_t)r->nitems, sizeof *r->items);
+    GradeCtx c = {.r = r, .o = o, .ex = ex, .tests = calloc((size_t)ex->ntests, sizeof(GradeTest))};
+    if (!r->items || !c.tests) {
+        free(c.tests);
+        return sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory");
+    }
+    for (int i = 0; i < r->nitems; i++) {
+        GradeItem *it = &r->items[i];
+        it->rubric = i >= ex->ntests;
+        snprintf(it->name, sizeof it->name, "%s%s", it->rubric ? "rubric: " : "",
+                 it->rubric ? ex->rubric[i - ex->ntests].name : ex->tests[i].name);
+        it->max_score = it->rubric ? ex->rubric[i - ex->ntests].points : ex->tests[i].points;
+    }
+    Device *dev = NULL;
+    char *log = NULL;
+    char msg[1024];
+    r->source = source_read_file(o->student, &r->source_len, msg, sizeof msg);
+    if (!r->source) {
+        sim_error_set(err, SIM_ERR_IO, o->student, 0, 0, "%s", msg);
+        goto done;
+    }
+    GradeCompileStatus cs = grade_compile(o->student, ex->arch, GRADE_COMPILE_TIMEOUT, &c.ptx, &c.ptx_len, &log,
+                                          msg, sizeof msg);
+    if (cs == GRADE_COMPILE_UNAVAILABLE) {
+        sim_error_set(err, SIM_ERR_NODEVICE, "", 0, 0, "%s", msg);
+        goto done;
+    }
+    if (cs != GRADE_COMPILED) {
+        compile_failed(&c, cs, log);
+        goto score;
+    }
+    r->compiled = true;
+    SimError derr;
+    sim_error_clear(&derr);
+    DeviceModule *mod;
+    if (!(dev = device_open_sim(ex->arch, &derr)) ||
+        device_load_ptx(dev, o->student, c.ptx, c.ptx_len, &mod, &derr)) {
+        if (derr.line)
+            sim_error_set(err, SIM_ERR_UNSUPPORTED, "", 0, 0, "the simulator cannot run this kernel: PTX line %d: %s",
+                          derr.line, derr.msg);
+        else
+            sim_error_set(err, SIM_ERR_UNSUPPORTED, "", 0, 0, "the simulator cannot run this kernel: %s", derr.msg);
+        goto done;
+    }
+    if (!signature_ok(&c, mod))
+        goto score;
+    if (!prepare_tests(&c, err))
+        goto done; /* the exercise itself is wrong */
+    grade_sim_runs(&c, dev, mod);
+    if (o->gpu)
+        grade_gpu(&c);
+score:
+    grade_score_tests(&c);
+    grade_score_rubric(&c);
+    r->score = 0;
+    r->passed = r->compiled;
+    for (int i = 0; i < r->nitems; i++) {
+        r->score += r->items[i].score;
+        if (!r->items[i].rubric && !r->items[i].passed)
+            r->passed = false;
+    }
+done:
+    device_close(dev);
+    if (!r->compiler_output)
+        free(log);
+    for (int ti = 0; ti < ex->ntests; ti++) {
+        launch_spec_free(&c.tests[ti].spec);
+        for (int i = 0; i < GRADE_MAX_PARAMS; i++)
+            free(c.tests[ti].sim_out[i]);
+    }
+    free(c.tests);
+    free(c.ptx);
+    free(c.seen);
+    r->seconds = now() - t0;
+    return err->status;
+}
+
+void grade_report_free(GradeReport *r)
+{
+    free(r->source);
+    free(r->compiler_output);
+    free(r->items);
+    free(r->findings);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,146 @@
+/* grade_int.h: what the grader's files share and nothing else needs; the
+ * public contract is grade.h.  Calls go one way, top to bottom:
+ *   grade.c (grade_run)  -> grade_compile.c, grade_sim.c, grade_gpu.c,
+ *                           grade_rubric.c, grade_finding.c, grade_exercise.c
+ *   grade_sim.c          -> grade_finding.c, grade_launch.c
+ *   grade_gpu.c          -> grade_finding.c, grade_launch.c, grade_compile.c
+ *   grade_finding.c      -> grade_launch.c;   grade_rubric.c -> grade_exercise.c
+ *   grade_compile.c, grade_launch.c, grade_exercise.c and grade_report.c
+ *   (the public writers) call no other file of the grader. */
+#ifndef WARPSIM_GRADE_INT_H
+#define WARPSIM_GRADE_INT_H
+
+#include "grade.h"
+#include "launch.h"
+
+/* ---- grade_compile.c: the submission through nvcc and ptxas ------------------ */
+
+typedef enum {
+    GRADE_COMPILED,              /* *ptx holds the PTX */
+    GRADE_COMPILE_FAILED,        /* nvcc rejected the file: *log holds its messages */
+    GRADE_COMPILE_TIMED_OUT,     /* nvcc ran past the timeout and was killed */
+    GRADE_COMPILE_UNAVAILABLE    /* no nvcc, or no temporary folder: msg says which */
+} GradeCompileStatus;
+
+/* Compile path for arch with nvcc -ptx -lineinfo -O3 (the flags `warpsim
+ * run` uses, so a replay runs the very same PTX), then check the PTX with
+ * ptxas for arch when ptxas is found (it refuses what a GPU could not load:
+ * too much shared memory, ...); each in a process group killed after
+ * timeout_s seconds.  *ptx (NUL-terminated, *len bytes) and *log (nvcc's or
+ * ptxas's messages) are malloc'd for the caller. */
+GradeCompileStatus grade_compile(const char *path, const char *arch, int timeout_s, char **ptx, size_t *len,
+                                 char **log, char *msg, size_t cap);
+
+/* The first error in nvcc's messages ("f.cu(4): error: expected a \";\""):
+ * its file, line, column (from the caret line under the echoed source; 0
+ * when there is none) and message; or a line of nvcc fatal / ptxas error
+ * (file "", line 0).  false when no line looks like one. */
+bool grade_compile_first_error(const char *log, char *file, size_t fcap, int *line, int *col, char *emsg,
+                               size_t ecap);
+
+/* ---- the state of one grading (filled by grade.c) ------------------------------ */
+
+#define GRADE_MAX_HITS 16
+
+/* A finding as one test saw it. */
+typedef struct {
+    int finding;                 /* index in report->findings */
+    int runs;                    /* runs of this test that showed it */
+    int first_run;
+    char msg[600];               /* this test's message (a wrong answer's values) */
+} GradeHit;
+
+/* One test of the exercise as it is graded. */
+typedef struct {
+    const GradeExerciseTest *t;
+    GradeLaunch launch;
+    LaunchSpec spec;             /* the launch with its arguments parsed */
+    uint64_t budget;
+    int runs_done, runs_correct;
+    bool stopped;                /* later runs skipped (an endless loop, a deadlock) */
+    GradeHit hits[GRADE_MAX_HITS];
+    int nhits;
+    int more_hits;               /* findings beyond GRADE_MAX_HITS */
+    uint64_t max_atomics;        /* the most atomics of a correct run */
+    bool sim_out_ok;             /* run 0 finished: sim_out holds its buffers */
+    uint8_t *sim_out[GRADE_MAX_PARAMS];
+    bool gpu_done, gpu_failed;
+    char gpu[700];               /* the GPU's verdict, one line */
+} GradeTest;
+
+typedef struct {
+    GradeReport *r;
+    const GradeOptions *o;
+    const GradeExercise *ex;
+    GradeTest *tests;            /* ex->ntests */
+    const char *entry;           /* the kernel's PTX entry name */
+    char *ptx;                   /* the PTX graded (owned by grade_run) */
+    size_t ptx_len;
+    long *seen;                  /* per finding: the (test, run) that last counted it */
+    int findings_cap;
+} GradeCtx;
+
+/* ---- grade_launch.c: runs, arguments, replay commands -------------------------- */
+
+/* The schedule, atomic order and seed of run k. */
+void grade_run_choice(const GradeCtx *c, int run, int *schedule, int *atomic_order, uint64_t *seed);
+
+/* The argument data of test T before a launch (in[]), and after it from
+ * res (out[]; scalars are as before).  false when a buffer could not be
+ * read back. */
+void grade_data_before(const GradeTest *T, GradeData *in);
+bool grade_data_after(const GradeTest *T, const LaunchResult *res, GradeData *out);
+
+/* The command line that replays test T's launch with the choices of run
+ * (schedule, atomic order, seed; run -1: on the GPU): verb is "run" or
+ * "step". */
+void grade_command(const GradeCtx *c, const GradeTest *T, const char *verb, int run, char *buf, size_t cap);
+
+/* ---- grade_finding.c: findings -------------------------------------------------- */
+
+/* Zero *f and fill what every finding of test ti (-1: none), run (-1: the
+ * GPU, or none) shares: kind, backend, the run's choices, replay commands. */
+void grade_finding_init(GradeCtx *c, GradeFinding *f, const char *kind, int ti, int run);
+
+/* Record finding f seen by test ti (-1: none) with that test's message
+ * test_msg (NULL: f->msg).  Deduplicates by kind, file, line and backend.
+ * Returns the finding's index, -1 when out of memory (it is dropped). */
+int grade_finding_add(GradeCtx *c, int ti, const GradeFinding *f, const char *test_msg);
+
+/* The submission's own path when file names the same file (or is ""),
+ * else file, into out. */
+void grade_student_file(const GradeCtx *c, const char *file, char *out, size_t cap);
+
+/* The line declaring kernel `name` in the student's source, 0 when not
+ * found: where a finding without a line of its own points. */
+int grade_kernel_line(const GradeReport *r, const char *name);
+
+/* Findings of test ti in run k (k = -1: on the GPU): each race the device
+ * reported, a fault, a wrong answer (why: the exercise's explanation). */
+void grade_record_races(GradeCtx *c, Device *dev, int ti, int run);
+void grade_record_fault(GradeCtx *c, int ti, int run, const DeviceFault *x);
+void grade_record_wrong(GradeCtx *c, int ti, int run, const char *why);
+
+/* ---- grade_sim.c: the runs in the simulator ------------------------------------- */
+
+/* Run every test o->runs times on dev (a fresh module from c->ptx each
+ * run), recording findings, correct runs and run 0's outputs in c->tests;
+ * a test stops early after an endless loop, a deadlock or a failed launch.
+ * mod is the module to fall back on when a fresh one cannot be loaded. */
+void grade_sim_runs(GradeCtx *c, Device *dev, DeviceModule *mod);
+
+/* ---- grade_gpu.c: the runs on a GPU --------------------------------------------- */
+
+/* Run every test once on the GPU (or its stand-in) in a child process with
+ * a fresh context, each launch bounded by o->gpu_timeout seconds; record
+ * agreement in each test's gpu fields and faults, timeouts and wrong
+ * answers as findings; set r->gpu_ran and r->gpu_note. */
+void grade_gpu(GradeCtx *c);
+
+/* ---- grade_rubric.c: scores ----------------------------------------------------- */
+
+/* Score every test item from its runs and hits, and every rubric item. */
+void grade_score_tests(GradeCtx *c);
+void grade_score_rubric(GradeCtx *c);
+
+#endif
