@@ -296,7 +296,10 @@ static void test_tile_broadcasts_rows_columns_and_scalars(void **s)
             float v = a[y * 16 + x], r = row[x], c = col[y];
             float want[6] = {
                 v + r,
-                fmaf(v, c, -sc),            /* ptxas fuses mul and sub, and so does warpsim */
+                fmaf(v, c, -sc),            /* ptxas fuses this mul and sub into an FMA; the
+                                               inputs (multiples of 1/64) make v * c exact,
+                                               so fused and unfused agree (warpsim does not
+                                               fuse yet: traces/hw/tiles-h100.txt) */
                 fmaf(r, c, sc / v),         /* nvcc wrote fma.rn itself */
                 v > sc ? v : c,
                 r < c ? sc : v,
