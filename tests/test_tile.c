@@ -902,6 +902,36 @@ static void test_tile_trace_atomic_updates_follow_the_atomic_order(void **s)
     unlink(path);
 }
 
+/* `warpsim trace dump` (trace_dump_text) prints a tile atomic's updates in order. */
+static void test_tile_trace_dump_prints_tile_records(void **s)
+{
+    (void)s;
+    DeviceModule *m = tiles();
+    const char *path = "build/test_tile_dump.wst";
+    int zero = 0;
+    DevicePtr slot = up(&zero, 4);
+    launch_traced(m, "slot_sum_i32", 1, 1, DEVICE_ATOMIC_LANE, path, ARGS(&slot));
+    SimError err;
+    TraceReader *r = trace_open_file(path, &err);
+    assert_non_null(r);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    trace_dump_text(f, r);
+    fclose(f);
+    trace_close(r);
+    const char *want[] = {"warpsim trace v2: slot_sum_i32", "  tile        #0 atom.add s32, 64 elements on [1]",
+                          "(relaxed, block scope): 64 updates, 0 skipped",
+                          "1. element 0 [0] thread 0: 0x0 -> 0x0", "2. element 1 [0] thread 1: 0x0 -> 0x1",
+                          "64. element 63 [0] thread 63: 0x7a1 -> 0x7e0"};
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++)
+        if (!strstr(text, want[k]))
+            fail_msg("the dump lacks \"%s\":\n%s", want[k], text);
+    free(text);
+    unlink(path);
+}
+
 /* Markers are comments to ptxas and free in the simulator: the same counts
  * and cycles as the PTX with every marker removed. */
 static void test_tile_markers_cost_no_instructions_or_cycles(void **s)
@@ -993,6 +1023,7 @@ int main(void)
         TS(test_tile_trace_records_2d_loads_and_stores_with_padding),
         TS(test_tile_trace_lists_masked_and_outside_gather_elements),
         TS(test_tile_trace_atomic_updates_follow_the_atomic_order),
+        TS(test_tile_trace_dump_prints_tile_records),
         TS(test_tile_markers_cost_no_instructions_or_cycles),
         TS(test_tile_bad_marker_is_a_parse_error_at_its_line),
     };
