@@ -124,6 +124,12 @@ int cmd_grade(int argc, char **argv)
     }
     if (!lesson || !o.student)
         return usage_error("%s", !lesson ? "missing LESSON and STUDENT.cu" : "missing STUDENT.cu");
+    size_t sl = strlen(o.student);
+    if (sl < 3 || strcmp(o.student + sl - 3, ".cu")) {
+        fprintf(stderr, "warpsim grade: '%s' is not a .cu file: the grader takes the student's CUDA source and "
+                        "compiles it itself (a .ptx runs with warpsim run)\n", o.student);
+        return 2;
+    }
     const Lesson *l = lesson_find(lesson);
     if (!l) {
         fprintf(stderr, "warpsim grade: no lesson '%s' (warpsim lesson --list shows them)\n", lesson);

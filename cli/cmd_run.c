@@ -20,7 +20,7 @@ static const char run_help[] =
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
     "                   [--arg SPEC]... [--json] [--quiet] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
-    "                   [--check races]\n"
+    "                   [--check races] [--budget N] [--max-memory BYTES]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"
@@ -31,8 +31,13 @@ static const char run_help[] =
     "  --smem BYTES   dynamic shared memory per block (extern __shared__)\n"
     "  --arch sm_XX   arch profile (default sm_90); --gpu h100-sxm picks a part\n"
     "  --backend gpu  run on the real GPU instead (CUDA driver needed); same output\n"
-    "  --budget N     stop after N warp instructions (default 10^10): an infinite loop\n"
-    "                 becomes a 'budget-exceeded' fault instead of a hang\n"
+    "  --budget N     stop after N warp instructions (default 5*10^7, 10^7 with --check\n"
+    "                 races: an endless loop ends in well under a minute, measured at\n"
+    "                 2-20 M warp instructions/s, 0.3 M/s with race checking) as a\n"
+    "                 'budget-exceeded' fault; a long but finite kernel needs more\n"
+    "  --max-memory BYTES  simulated global, local and shared memory and registers,\n"
+    "                 all together (default 4G; 256M, 64K... work): a launch over it\n"
+    "                 stops before allocating, with a 'memory-limit' fault naming the sizes\n"
     "  --json         print exactly one JSON object\n"
     "  --quiet        no progress line (shown on a terminal when a launch runs past a second)\n"
     "  --trace FILE   write a trace of the launch to FILE (traces/FORMAT.md; read it with\n"
@@ -118,6 +123,12 @@ static void print_buffers_json(const LaunchResult *r)
     printf("]");
 }
 
+/* Defaults a student's kernel cannot raise past without saying so (see
+ * --help for the measurements behind them). */
+#define RUN_BUDGET_DEFAULT 50000000ull        /* warp instructions */
+#define RUN_BUDGET_RACES_DEFAULT 10000000ull  /* with --check races */
+#define RUN_MAX_MEMORY_DEFAULT ((uint64_t)4 << 30)
+
 int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *arch = "sm_90";
@@ -191,6 +202,10 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
 
+    if (!spec.budget && !on_gpu) /* the GPU has its own watchdog */
+        spec.budget = spec.checks & DEVICE_CHECK_RACES ? RUN_BUDGET_RACES_DEFAULT : RUN_BUDGET_DEFAULT;
+    if (!spec.max_memory)
+        spec.max_memory = RUN_MAX_MEMORY_DEFAULT;
     SimError err;
     sim_error_clear(&err);
     Device *dev = on_gpu ? device_open_gpu(0, &err) : device_open_sim(arch, &err);
@@ -198,6 +213,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "warpsim run: %s\n", err.msg);
         goto done;
     }
+    device_set_memory_limit(dev, spec.max_memory); /* module variables count too */
     size_t len = 0;
     char *ptx = source_load_ptx(file, device_arch(dev), &len, msg, sizeof msg);
     DeviceModule *mod = NULL;
@@ -238,6 +254,7 @@ int cmd_run(int argc, char **argv)
         print_buffers_json(&res);
         printf(", \"printf\": ");
         report_json_string(stdout, out);
+        printf(", \"printf_dropped_bytes\": %llu", (unsigned long long)res.stats.printf_dropped);
         printf(", \"stats\": ");
         report_stats_json(stdout, &res.stats);
         printf(", \"fault\": ");
@@ -264,6 +281,9 @@ int cmd_run(int argc, char **argv)
                 printf("\n");
             printf("---\n");
         }
+        if (res.stats.printf_dropped)
+            printf("printf output was cut at %zu MiB: %llu more bytes were dropped\n", DEVICE_PRINTF_MAX >> 20,
+                   (unsigned long long)res.stats.printf_dropped);
         if (st == SIM_ERR_FAULT)
             report_fault(stdout, &res.fault);
         print_buffers_text(&res);

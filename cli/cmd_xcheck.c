@@ -281,8 +281,10 @@ int cmd_xcheck(int argc, char **argv)
             x.recorded = true;
             struct stat st;
             size_t n = has_val ? strlen(argv[i + 1]) : 0;
+            /* a path (a folder, a .json, anything with a '/'), not a lesson */
             if (has_val && argv[i + 1][0] != '-' &&
-                ((n > 5 && !strcmp(argv[i + 1] + n - 5, ".json")) || (stat(argv[i + 1], &st) == 0 && S_ISDIR(st.st_mode))))
+                ((n > 5 && !strcmp(argv[i + 1] + n - 5, ".json")) || strchr(argv[i + 1], '/') ||
+                 (stat(argv[i + 1], &st) == 0 && S_ISDIR(st.st_mode))))
                 x.recorded_path = argv[++i];
         } else if (!strcmp(a, "--backend") && has_val) {
             const char *b = argv[++i];

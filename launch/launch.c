@@ -3,6 +3,7 @@
  * buffers read back.  See launch.h. */
 #include "launch.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,31 @@ void launch_spec_free(LaunchSpec *s)
     for (int i = 0; i < s->nargs; i++)
         argspec_free(&s->args[i]);
     launch_spec_init(s);
+}
+
+bool launch_parse_bytes(const char *text, uint64_t *out)
+{
+    if (!text || !(*text >= '0' && *text <= '9'))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || !v)
+        return false;
+    int shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && (!strcmp(end, "iB") || !strcmp(end, "B")))
+        end += strlen(end);
+    if (*end || v > (UINT64_MAX >> shift))
+        return false;
+    *out = (uint64_t)v << shift;
+    return true;
 }
 
 bool launch_parse_dim(const char *s, DeviceDim3 *d)
@@ -82,6 +108,11 @@ LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char
         s->budget = strtoull(v, &end, 0);
         if (*end || v[0] == '-' || !s->budget) {
             snprintf(msg, cap, "--budget '%s': expected a positive instruction count", v);
+            return LAUNCH_OPT_USAGE;
+        }
+    } else if (!strcmp(a, "--max-memory")) {
+        if (!launch_parse_bytes(v, &s->max_memory)) {
+            snprintf(msg, cap, "--max-memory '%s': expected a byte count such as 268435456, 256M or 4G", v);
             return LAUNCH_OPT_USAGE;
         }
     } else if (!strcmp(a, "--schedule") || !strcmp(a, "--atomic-order") || !strcmp(a, "--divergence")) {
@@ -263,6 +294,8 @@ void launch_result_free(LaunchResult *r)
 
 SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, LaunchResult *r, char *msg, size_t cap)
 {
+    if (s->max_memory) /* before the buffers: they count against it */
+        device_set_memory_limit(dev, s->max_memory);
     SimError err;
     sim_error_clear(&err);
     memset(r, 0, sizeof *r);

@@ -24,6 +24,8 @@ typedef struct {
                                     run): launch_resolve_block takes the kernel's */
     unsigned long smem;          /* --smem: dynamic shared memory bytes */
     unsigned long long budget;   /* --budget: warp instructions, 0 = default */
+    uint64_t max_memory;         /* --max-memory: bytes of simulated memory
+                                    (device_set_memory_limit), 0 = the command's default */
     ArgSpec args[LAUNCH_MAX_ARGS]; /* --arg, in order (owned: launch_spec_free) */
     int nargs;
     const char *trace_path;      /* write a trace here (set by `warpsim run --trace`), NULL none */
@@ -87,6 +89,10 @@ bool launch_parse_tokens(LaunchSpec *s, int argc, char **argv, char *msg, size_t
  * kernel declares neither, or is not in mod.  launch_run calls it itself;
  * call it first where the block size is needed before the launch. */
 bool launch_resolve_block(DeviceModule *mod, LaunchSpec *s, char *msg, size_t cap);
+
+/* A byte count with an optional binary unit: "4096", "64K", "256M",
+ * "4G", "4GiB", "1T".  false when text is not one or is 0 or overflows. */
+bool launch_parse_bytes(const char *text, uint64_t *out);
 
 /* "4" / "4,2" / "4,2,1" (also "4x2"): positive integers. */
 bool launch_parse_dim(const char *text, DeviceDim3 *d);

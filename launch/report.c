@@ -13,7 +13,7 @@ void report_error(FILE *f, const SimError *e, const char *source, size_t len)
 void report_fault(FILE *f, const DeviceFault *x)
 {
     fprintf(f, "kernel fault: %s\n  %s\n", x->kind, x->msg);
-    if (x->warp >= 0) /* faults of the launch as a whole (stopped, ...) have no thread */
+    if (x->warp >= 0) /* -1: the launch as a whole (stopped, memory-limit, unsupported) */
         fprintf(f, "  block (%u,%u,%u) thread (%u,%u,%u)  [warp %d, lane %d]\n", x->block.x, x->block.y,
                 x->block.z, x->thread.x, x->thread.y, x->thread.z, x->warp, x->lane);
     if (x->line > 0)

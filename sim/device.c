@@ -149,6 +149,16 @@ int device_kernel_param_type(DeviceModule *m, const char *entry, int i)
     return m->ptx->funcs[f].params[i].type;
 }
 
+void device_set_memory_limit(Device *d, uint64_t bytes)
+{
+    d->mem_limit = bytes;
+}
+
+uint64_t device_memory_limit(const Device *d)
+{
+    return d->mem_limit;
+}
+
 SimStatus device_malloc(Device *d, size_t bytes, DevicePtr *out, SimError *err)
 {
     return d->ops->malloc(d, bytes, out, err);

@@ -48,7 +48,13 @@ typedef struct {
     uint64_t static_smem;     /* bytes of static shared memory */
     uint64_t local_bytes;     /* bytes of local memory per thread */
     double seconds;           /* host wall time of the launch */
+    uint64_t printf_dropped;  /* bytes of printf output dropped past the first
+                                 DEVICE_PRINTF_MAX (0: the output is whole) */
 } DeviceStats;
+
+/* The most printf output one launch keeps (device_printf_output); what comes
+ * after is counted in DeviceStats.printf_dropped, never silently lost. */
+#define DEVICE_PRINTF_MAX ((size_t)64 << 20)
 
 /* Why a launch stopped early.  kind is a short word: "out-of-bounds",
  * "misaligned", "barrier-divergence", "deadlock", "budget-exceeded", "trap",
@@ -195,6 +201,18 @@ bool device_kernel_declared_block(DeviceModule *m, const char *entry, DeviceDim3
 /* Parameter i's type (a PtxType of ptx.h) as the PTX declares it (.u32 for an int, .f32 for a
  * float, .u64 for a pointer, .b8 for a struct); PTX_T_NONE out of range. */
 int device_kernel_param_type(DeviceModule *m, const char *entry, int i);
+
+/* The most simulated memory the device may hold: global allocations
+ * (device_malloc and module variables) plus, during a launch, the local
+ * memory, shared memory and registers of its resident blocks; 0 (the
+ * default) is no limit.  Over it, device_malloc and device_load_ptx fail
+ * with SIM_ERR_USAGE naming the sizes, and a launch stops before it
+ * allocates with a "memory-limit" fault such as "local memory: 64 KiB per
+ * thread x 1024 threads x 8 resident blocks = 512 MiB exceeds the 256 MiB
+ * limit".  A grader sets it so a submission cannot take the machine's
+ * memory.  The simulator only: the GPU backend keeps its own memory. */
+void device_set_memory_limit(Device *d, uint64_t bytes);
+uint64_t device_memory_limit(const Device *d);
 
 /* Global memory.  Allocations are zero-filled; every access a kernel makes is
  * checked against them. */

@@ -228,6 +228,10 @@ typedef struct {
     DeviceRace *races;        /* with race: DEVICE_MAX_RACES entries for the executor's
                                  own findings (barrier-divergence) */
     int *n_races;
+    uint64_t mem_limit;       /* bytes of simulated memory (global in use, plus this
+                                 launch's local, shared and registers of its
+                                 resident blocks) allowed; 0: no limit.  Over it the
+                                 launch faults with "memory-limit" before allocating */
     ExecArena **arena;        /* in: the memory of an earlier launch to reuse when its
                                  shape fits (else freed); out: this launch's.  NULL:
                                  allocate and free per launch */
@@ -273,6 +277,7 @@ struct Exec {
     /* printf output of this launch, and who printed each piece */
     char *out;
     size_t out_len, out_cap;
+    uint64_t out_dropped;     /* printf bytes past DEVICE_PRINTF_MAX */
     struct ExecPrint *prints;
     size_t n_prints, cap_prints;
 };

@@ -11,6 +11,7 @@
  * the pre-Volta stack model it never yields.  While all runnable lanes share
  * one PC the warp is "converged" and takes a fast path with a single PC. */
 #include "exec_int.h"
+#include "file_read.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -365,7 +366,8 @@ bool exec_issue(Exec *x, Warp *w)
     if (st->warp_insts >= x->budget)
         exec_fault(x, w, in, __builtin_ctz(m), "budget-exceeded", 0,
                    "the launch executed %llu warp instructions, its instruction budget "
-                   "(an infinite loop?)", (unsigned long long)st->warp_insts);
+                   "(an infinite loop?  If not, raise the budget: --budget N, or "
+                   "DeviceLaunch.inst_budget)", (unsigned long long)st->warp_insts);
     return true;
 }
 
@@ -549,6 +551,57 @@ fail:
     return NULL;
 }
 
+/* Bytes arena_new takes for shape. */
+static uint64_t arena_bytes(const ExecArena *a, uint64_t *local, uint64_t *shared, uint64_t *regs)
+{
+    uint64_t slots = (uint64_t)a->nslots, nt = (uint64_t)a->nthreads, nw = (uint64_t)a->nwarps;
+    *local = slots * nt * a->local_size;
+    *shared = slots * a->shared_size;
+    /* registers, and the rest a resident warp and thread needs */
+    *regs = slots * nw *
+                ((uint64_t)a->reg_hi * WARP * sizeof(uint64_t) + ((uint64_t)a->n_preds + 1) * sizeof(uint32_t) +
+                 (uint64_t)WARP * MAX_CALL_DEPTH * sizeof(int32_t) + sizeof(Warp)) +
+            slots * nt * (a->tparam_size + 2) + slots;
+    return *local + *shared + *regs;
+}
+
+/* Fault with "memory-limit" when the launch's resident blocks and the global
+ * memory in use would pass opt->mem_limit; true when it did.  The message
+ * names the biggest part the way a student can act on it. */
+static bool over_memory_limit(Exec *x, const ExecArena *shape, uint64_t limit)
+{
+    uint64_t local, shared, regs, global = mem_bytes(x->mem);
+    uint64_t launch = arena_bytes(shape, &local, &shared, &regs);
+    if (!limit || launch + global <= limit)
+        return false;
+    char a[32], b[32], c[32], t[32];
+    file_size_text(limit, b, sizeof b);
+    file_size_text(launch + global, t, sizeof t);
+    unsigned long long slots = (unsigned long long)shape->nslots;
+    if (local >= shared && local >= regs && local >= global)
+        exec_fault(x, NULL, NULL, -1, "memory-limit", 0,
+                   "local memory: %s per thread \u00d7 %d threads \u00d7 %llu resident blocks = %s exceeds the %s "
+                   "limit (%s in all; --max-memory sets it)",
+                   file_size_text(shape->local_size, a, sizeof a), shape->nthreads, slots,
+                   file_size_text(local, c, sizeof c), b, t);
+    else if (shared >= regs && shared >= global)
+        exec_fault(x, NULL, NULL, -1, "memory-limit", 0,
+                   "shared memory: %s per block \u00d7 %llu resident blocks = %s exceeds the %s limit (%s in all; "
+                   "--max-memory sets it)",
+                   file_size_text(shape->shared_size, a, sizeof a), slots, file_size_text(shared, c, sizeof c), b, t);
+    else if (regs >= global)
+        exec_fault(x, NULL, NULL, -1, "memory-limit", 0,
+                   "registers: %d per thread \u00d7 %d threads \u00d7 %llu resident blocks = %s exceeds the %s limit "
+                   "(%s in all; --max-memory sets it)",
+                   (int)shape->reg_hi, shape->nthreads, slots, file_size_text(regs, c, sizeof c), b, t);
+    else
+        exec_fault(x, NULL, NULL, -1, "memory-limit", 0,
+                   "global memory: %s allocated, and this launch needs %s more: %s exceeds the %s limit "
+                   "(--max-memory sets it)",
+                   file_size_text(global, a, sizeof a), file_size_text(launch, c, sizeof c), t, b);
+    return true;
+}
+
 SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunch *cfg,
                       uint8_t *params, DeviceStats *stats, DeviceFault *fault, const ExecOptions *opt,
                       char **out, size_t *out_len)
@@ -606,6 +659,10 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
                        .nthreads = x.nthreads, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
                        .shared_size = x.shared_size, .local_size = prog->local_size,
                        .tparam_size = prog->tparam_size};
+    rc = SIM_ERR_FAULT;
+    if (over_memory_limit(&x, &shape, opt->mem_limit))
+        goto done;
+    rc = SIM_ERR_NOMEM;
     ExecArena *ar = opt->arena ? *opt->arena : NULL;
     if (ar && arena_fits(ar, &shape)) {
         *opt->arena = NULL; /* ours while it runs */
@@ -660,6 +717,7 @@ done:
             exec_arena_free(x.arena);
     }
     exec_printf_finish(&x);
+    stats->printf_dropped = x.out_dropped;
     *out = x.out;
     *out_len = x.out_len;
     return rc;

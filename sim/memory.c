@@ -11,7 +11,13 @@ struct Memory {
     uint64_t next;      /* next free address */
     int next_id;
     MemAlloc *last;     /* last hit */
+    uint64_t bytes;     /* sum of live allocations' sizes */
 };
+
+uint64_t mem_bytes(const Memory *m)
+{
+    return m->bytes;
+}
 
 Memory *mem_new(void)
 {
@@ -62,6 +68,7 @@ MemAlloc *mem_alloc(Memory *m, uint64_t size, const char *name)
      * faults instead of landing in the next one, as it may on a GPU */
     m->next = (m->next + size + MEM_GUARD + 255) & ~255ull;
     m->a[m->n++] = x; /* addresses only grow: stays sorted */
+    m->bytes += size;
     return x;
 }
 
@@ -71,6 +78,7 @@ bool mem_release(Memory *m, uint64_t addr)
         if (m->a[i]->addr == addr) {
             if (m->last == m->a[i])
                 m->last = NULL;
+            m->bytes -= m->a[i]->size;
             free(m->a[i]->host);
             free(m->a[i]);
             memmove(&m->a[i], &m->a[i + 1], (size_t)(m->n - i - 1) * sizeof *m->a);

@@ -35,6 +35,8 @@ void mem_free_all(Memory *m);
  * instead of landing in the next allocation.
  * Returns the allocation or NULL when out of memory. */
 MemAlloc *mem_alloc(Memory *m, uint64_t size, const char *name);
+/* Bytes of every live allocation (what the program asked for). */
+uint64_t mem_bytes(const Memory *m);
 /* Free the allocation starting exactly at addr; false when there is none. */
 bool mem_release(Memory *m, uint64_t addr);
 

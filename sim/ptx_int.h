@@ -30,6 +30,8 @@
 struct PtxArena;
 struct PtxArena *ptx_arena_new(void);
 void ptx_arena_free(struct PtxArena *a);
+/* bytes taken from malloc so far */
+size_t ptx_arena_bytes(const struct PtxArena *a);
 /* n zeroed bytes aligned to 16; NULL when out of memory or past the limit. */
 void *ptx_arena_alloc(struct PtxArena *a, size_t n);
 
@@ -92,6 +94,8 @@ typedef struct {
     size_t icap, in;
 
     PtxMap mod_vars, mod_funcs;
+    PtxMap pnames;          /* parameter names of the list being parsed */
+    PtxVar *pvec; int pvec_cap; /* that list, before it moves to the arena */
     int vars_cap, funcs_cap, locs_cap, files_cap;
     uint64_t init_total;
     long total_regs;

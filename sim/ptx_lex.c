@@ -6,6 +6,8 @@
 #include "ptx_lex.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +141,12 @@ static SimStatus lex_number(Lexer *L)
                 return lex_error(L, st, "float literal too long:", s, (int)(k - st));
             memcpy(buf, s, k - st);
             buf[k - st] = 0;
+            /* ptxas refuses a literal beyond the double range ("1e99999");
+             * strtod would quietly make it infinity */
+            errno = 0;
             double d = strtod(buf, NULL);
+            if (errno == ERANGE && isinf(d))
+                return lex_error(L, st, "float literal out of range (beyond 1.8e308):", s, (int)(k - st));
             PtxToken *t = push(L, PTX_TOK_F64, st, k - st);
             if (!t)
                 return SIM_ERR_NOMEM;

@@ -233,9 +233,16 @@ uint32_t trace_crc32(uint32_t crc, const void *data, size_t n);
 
 enum { TRACE_READ_NO_CRC = 1 };  /* skip the CRC check (fuzzing only) */
 
+/* The largest trace file trace_open_file reads (it holds the whole file in
+ * memory): a bigger one is refused before anything is read ("the trace is
+ * 3 GiB, over the 2 GiB limit"); record such a run at a lower --trace-level. */
+#define TRACE_READ_MAX ((size_t)2 << 30)
+
 /* Open and validate a whole trace.  name labels errors.  On bad input:
  * NULL and SIM_ERR_PARSE with the byte offset in err->msg ("byte 123:
- * ..."), also in err->col; SIM_ERR_IO when the file cannot be read.
+ * ..."), also in err->col; SIM_ERR_IO when the file cannot be read, is
+ * not a regular file (a device, a FIFO: refused before any read) or is over
+ * TRACE_READ_MAX bytes.
  * trace_open_mem copies data. */
 TraceReader *trace_open_file(const char *path, SimError *err);
 TraceReader *trace_open_mem(const char *name, const void *data, size_t len, unsigned flags,

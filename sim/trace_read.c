@@ -6,6 +6,8 @@
  * it has not checked.  Everything that reads traces goes through here. */
 #include "trace.h"
 
+#include "file_read.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -609,43 +611,13 @@ TraceReader *trace_open_mem(const char *name, const void *data, size_t len, unsi
 
 TraceReader *trace_open_file(const char *path, SimError *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    /* a regular file only, and no more than TRACE_READ_MAX bytes of it: a
+     * device such as /dev/zero or a FIFO is refused before any read */
+    size_t len;
+    char *buf = file_read_all(path, TRACE_READ_MAX, "trace", &len, err);
+    if (!buf)
         return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    for (;;) {
-        if (!buf)
-            break;
-        if (len == cap) {
-            uint8_t *nb = cap < ((size_t)1 << 40) ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    bool rerr = ferror(f);
-    fclose(f);
-    if (!buf) {
-        sim_error_set(err, SIM_ERR_NOMEM, path, 0, 0, "out of memory reading the trace");
-        return NULL;
-    }
-    if (rerr) {
-        free(buf);
-        sim_error_set(err, SIM_ERR_IO, path, 0, 0, "read error");
-        return NULL;
-    }
-    return open_owned(path, buf, len, 0, err); /* no second copy of a big file */
+    return open_owned(path, (uint8_t *)buf, len, 0, err); /* no second copy of a big file */
 }
 
 void trace_close(TraceReader *r)
