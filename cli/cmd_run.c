@@ -16,7 +16,7 @@
 #include "trace.h"
 
 static const char run_help[] =
-    "usage: warpsim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+    "usage: warpsim run FILE --kernel NAME --grid X[,Y[,Z]] [--block X[,Y[,Z]]]\n"
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
     "                   [--arg SPEC]... [--json] [--quiet] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
@@ -26,7 +26,8 @@ static const char run_help[] =
     "\n"
     "  FILE           a .ptx file, or a .cu file (compiled with nvcc -ptx -lineinfo -O3)\n"
     "  --kernel NAME  the PTX entry, or the plain C++ name of a mangled one\n"
-    "  --grid, --block  launch dimensions, e.g. --grid 4 --block 256 or --block 16,16\n"
+    "  --grid, --block  launch dimensions, e.g. --grid 4 --block 256 or --block 16,16;\n"
+    "                 without --block, the kernel's __launch_bounds__ (.reqntid/.maxntid)\n"
     "  --smem BYTES   dynamic shared memory per block (extern __shared__)\n"
     "  --arch sm_XX   arch profile (default sm_90); --gpu h100-sxm picks a part\n"
     "  --backend gpu  run on the real GPU instead (CUDA driver needed); same output\n"
@@ -183,6 +184,7 @@ int cmd_run(int argc, char **argv)
             goto done;
         }
     }
+    spec.block_optional = true;
     if (!launch_check_complete(file, &spec, msg, sizeof msg)) {
         rc = usage_error("%s", msg);
         goto done;
@@ -223,6 +225,10 @@ int cmd_run(int argc, char **argv)
     }
     if (device_load_ptx(dev, file, ptx, len, &mod, &err)) {
         report_error(stderr, &err, ptx, len);
+        goto close;
+    }
+    if (!launch_resolve_block(mod, &spec, msg, sizeof msg)) {
+        fprintf(stderr, "warpsim run: %s\n", msg);
         goto close;
     }
     Progress pg;

@@ -188,7 +188,8 @@ bool launch_take_file(const char *a, bool has_val, const char **file, char *msg,
 bool launch_check_complete(const char *file, const LaunchSpec *s, char *msg, size_t cap)
 {
     const char *missing = !file ? "FILE (a .ptx or .cu)" : !s->kernel ? "--kernel NAME"
-                          : !s->have_grid || !s->have_block ? "--grid or --block" : NULL;
+                          : !s->have_grid || (!s->have_block && !s->block_optional) ? "--grid or --block"
+                                                                                   : NULL;
     if (missing)
         snprintf(msg, cap, "missing %s", missing);
     return !missing;
@@ -211,6 +212,26 @@ bool launch_parse_tokens(LaunchSpec *s, int argc, char **argv, char *msg, size_t
         snprintf(msg, cap, "missing %s", !s->kernel ? "--kernel NAME" : !s->have_grid ? "--grid" : "--block");
         return false;
     }
+    return true;
+}
+
+bool launch_resolve_block(DeviceModule *mod, LaunchSpec *s, char *msg, size_t cap)
+{
+    if (s->have_block)
+        return true;
+    SimError err;
+    sim_error_clear(&err);
+    const char *entry = device_find_kernel(mod, s->kernel, &err);
+    if (!entry) {
+        snprintf(msg, cap, "%s", err.msg);
+        return false;
+    }
+    if (!device_kernel_declared_block(mod, entry, &s->block)) {
+        snprintf(msg, cap,
+                 "kernel %s declares no .reqntid or .maxntid (no __launch_bounds__): give --block", entry);
+        return false;
+    }
+    s->have_block = true;
     return true;
 }
 
@@ -305,6 +326,12 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
         return err.status ? err.status : SIM_ERR_USAGE;
     }
     r->entry = entry;
+    DeviceDim3 block = s->block;
+    if (!s->have_block && !device_kernel_declared_block(mod, entry, &block)) {
+        snprintf(msg, cap, "kernel %s declares no .reqntid or .maxntid (no __launch_bounds__): give --block",
+                 entry);
+        return SIM_ERR_USAGE;
+    }
     int np = device_kernel_nparams(mod, entry), nargs = s->nargs;
     if (np != nargs) {
         int k = snprintf(msg, cap, "kernel %s takes %d parameter%s but %d --arg %s given:", entry, np,
@@ -358,7 +385,7 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
         params[i] = &scalars[i];
     }
     allocated = nargs;
-    DeviceLaunch cfg = {.grid = s->grid, .block = s->block, .smem = (unsigned)s->smem, .inst_budget = s->budget,
+    DeviceLaunch cfg = {.grid = s->grid, .block = block, .smem = (unsigned)s->smem, .inst_budget = s->budget,
                         .trace_path = s->trace_path, .trace_level = s->trace_level,
                         .schedule = s->schedule, .atomic_order = s->atomic_order,
                         .divergence = s->divergence, .seed = s->seed, .checks = s->checks,

@@ -15,6 +15,7 @@ static const Lesson lessons[] = {
     {2, "02-warps", "Warp-level programming: shuffles, votes, masks", lesson02_run, &lesson02_exercise},
     {3, "03-atomics", "Atomics: contention, scope, order", lesson03_run, &lesson03_exercise},
     {4, "04-occupancy", "Occupancy and the L1/shared carveout", NULL, NULL},
+    {13, "13-tiles", "Tile programming: tiles, tile spaces, tile atomics", lesson13_run, NULL},
 };
 
 int lesson_count(void)

@@ -126,6 +126,21 @@ int device_kernel_param_size(DeviceModule *m, const char *entry, int i)
     return (int)m->ptx->funcs[f].params[i].size;
 }
 
+bool device_kernel_declared_block(DeviceModule *m, const char *entry, DeviceDim3 *block)
+{
+    int f = device_entry_index(m, entry);
+    if (f < 0)
+        return false;
+    const PtxFunc *fn = &m->ptx->funcs[f];
+    const int *d = fn->reqntid[0] > 0 ? fn->reqntid : fn->maxntid[0] > 0 ? fn->maxntid : NULL;
+    if (!d)
+        return false;
+    block->x = (unsigned)d[0];
+    block->y = d[1] > 0 ? (unsigned)d[1] : 1;
+    block->z = d[2] > 0 ? (unsigned)d[2] : 1;
+    return true;
+}
+
 int device_kernel_param_type(DeviceModule *m, const char *entry, int i)
 {
     int f = device_entry_index(m, entry);

@@ -244,6 +244,10 @@ const char *device_find_kernel(DeviceModule *m, const char *name, SimError *err)
 /* Parameters of kernel `entry`: count, and each one's size in bytes. */
 int device_kernel_nparams(DeviceModule *m, const char *entry);
 int device_kernel_param_size(DeviceModule *m, const char *entry, int i);
+/* The block size kernel `entry` declares: its .reqntid, else its .maxntid
+ * (a tile kernel's __launch_bounds__(tile::kThreads)), missing dimensions 1.
+ * true with *block filled; false when it declares neither (or is unknown). */
+bool device_kernel_declared_block(DeviceModule *m, const char *entry, DeviceDim3 *block);
 /* Parameter i's type (a PtxType of ptx.h) as the PTX declares it (.u32 for an int, .f32 for a
  * float, .u64 for a pointer, .b8 for a struct); PTX_T_NONE out of range. */
 int device_kernel_param_type(DeviceModule *m, const char *entry, int i);

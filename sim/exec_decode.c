@@ -432,6 +432,7 @@ static const OpEntry optab[] = {
     {"trap", dec_ctrl}, {"brkpt", dec_ctrl}, {"nanosleep", dec_ctrl}, {"pmevent", dec_ctrl},
     {"shfl", dec_warp}, {"vote", dec_warp}, {"match", dec_warp}, {"redux", dec_warp},
     {"activemask", dec_warp},
+    {"tile", dec_tile},
 };
 
 static DecodeFn find_decoder(const char *op, const PtxInst *pi)
@@ -838,5 +839,6 @@ void exec_program_free(SimProgram *p)
     free(p->fvar_off);
     free(p->fvar_base);
     free(p->const_bank);
+    exec_tile_marks_free(p);
     free(p);
 }

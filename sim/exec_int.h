@@ -30,6 +30,7 @@ typedef struct Warp Warp;
 typedef struct Block Block;
 typedef struct SimInst SimInst;
 typedef struct ExecArena ExecArena;
+typedef struct SimTileBlock SimTileBlock;
 
 /* Runs instruction `in` for the lanes in m (guard already applied). */
 typedef void (*ExecFn)(Exec *x, Warp *w, const SimInst *in, uint32_t m);
@@ -71,6 +72,8 @@ struct SimInst {
     uint8_t visible;     /* other warps can observe it (shared/global memory,
                             barriers, warp sync, clocks): the scheduler
                             interleaves warps at these (exec_sched.c) */
+    uint8_t pseudo;      /* a tile marker (exec_tile.c): no hardware instruction --
+                            not issued, counted, traced or timed */
     uint8_t wsync;       /* a warp-synchronous instruction (shfl/vote/match/
                             redux .sync, bar.warp.sync): its lanes wait for
                             every lane of the member mask (exec_sync.c) */
@@ -137,6 +140,8 @@ typedef struct SimProgram {
     uint64_t dyn_smem_align; /* alignment of extern .shared */
     uint8_t *const_bank;     /* .const variables' bytes */
     uint64_t const_size;
+    struct SimTileMark *tile_marks; /* decoded tile markers (exec_tile.c); SimInst.aux indexes */
+    int n_tile_marks, cap_tile_marks;
 } SimProgram;
 
 struct Warp {
@@ -196,6 +201,7 @@ struct Block {
     bool live;                /* the slot holds a running block */
     uint64_t busy_until;      /* the last burst of its warps ends at this cycle */
     struct SimAsync *async;   /* cp.async copies in flight (exec_async.c), NULL none */
+    SimTileBlock *tile;       /* tile operations in progress (exec_tile.c), NULL none */
 };
 
 /* Per SM: its resident block slots and the warps its 4 schedulers pick from. */
@@ -426,6 +432,7 @@ SimStatus dec_mem(DecodeCtx *c);     /* exec_mem.c: ld st atom red cp.async */
 SimStatus dec_ctrl(DecodeCtx *c);    /* exec_ctrl.c: bra ret exit call bar */
 SimStatus dec_warp(DecodeCtx *c);    /* exec_warp.c: shfl vote match redux */
 SimStatus dec_async(DecodeCtx *c);   /* exec_async.c: cp.async, mbarrier */
+SimStatus dec_tile(DecodeCtx *c);    /* exec_tile.c: tile.cuh's markers */
 
 /* ---- running (exec_run.c) ---------------------------------------------- */
 /* Launch function fidx of prog.  Returns SIM_OK or SIM_ERR_FAULT.  trace:
@@ -436,8 +443,9 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx,
                       DeviceStats *stats, DeviceFault *fault, const ExecOptions *opt,
                       char **out, size_t *out_len);
 
-/* Issue one instruction of warp w (the scheduler picked it). */
-void exec_issue(Exec *x, Warp *w);
+/* Issue one instruction of warp w (the scheduler picked it).  false when
+ * it was a tile marker (a pseudo-instruction: it took no issue slot). */
+bool exec_issue(Exec *x, Warp *w);
 /* Release block barrier id of b when enough threads arrived; true if it did. */
 bool exec_barrier_try_release(Exec *x, Block *b, int id);
 
@@ -473,6 +481,19 @@ uint32_t exec_async_open_group(const Block *b, uint32_t tid);
 /* The order in which the lanes of m apply one atomic instruction's element
  * updates (--atomic-order): lanes into order[], returns how many. */
 int exec_atomic_order(Exec *x, uint32_t m, int order[WARP]);
+
+/* ---- tile operations (exec_tile.c) ---------------------------------------- */
+/* A tile marker's handler: lanes m of w passed it.  Only a traced launch
+ * keeps anything; the block's TRACE_EV_TILE record is written when its last
+ * warp has passed the operation. */
+void exec_tile_marker(Exec *x, Warp *w, const SimInst *in, uint32_t m);
+/* Lane `lane` of w applied one atomic element update: recorded when w is
+ * inside a tile atomic. */
+void exec_tile_atomic(Exec *x, Warp *w, int lane, uint64_t addr, uint64_t old, uint64_t val);
+/* Block b retires (flush: write what its warps began) or the launch ends
+ * (no flush): free its tile state. */
+void exec_tile_block_end(Exec *x, Block *b, bool flush);
+void exec_tile_marks_free(SimProgram *p);
 
 /* ---- race checking hooks (exec_race.c), called only when x->race -------- */
 enum { EXEC_RACE_READ, EXEC_RACE_WRITE, EXEC_RACE_ATOMIC, EXEC_RACE_ASYNC };

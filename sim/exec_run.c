@@ -278,7 +278,7 @@ int32_t exec_next_group(const Warp *w, uint32_t *mask)
     return ma ? above : pc;
 }
 
-void exec_issue(Exec *x, Warp *w)
+bool exec_issue(Exec *x, Warp *w)
 {
     const SimInst *insts = x->prog->insts;
     DeviceStats *st = x->stats;
@@ -296,6 +296,15 @@ void exec_issue(Exec *x, Warp *w)
         }
     }
     const SimInst *in = &insts[pc];
+    if (in->pseudo) { /* a tile marker: runs, but is no instruction on hardware */
+        in->fn(x, w, in, m);
+        if (w->conv)
+            w->upc++;
+        else
+            for (uint32_t r = m; r; r &= r - 1)
+                w->pc[__builtin_ctz(r)]++;
+        return false;
+    }
     uint32_t em = m;
     if (in->guard >= 0) {
         uint32_t g = w->p[in->guard];
@@ -353,12 +362,13 @@ void exec_issue(Exec *x, Warp *w)
             w->pc[__builtin_ctz(r)]++;
     }
     if (x->faulted)
-        return;
+        return true;
     if (st->warp_insts >= x->budget)
         exec_fault(x, w, in, __builtin_ctz(m), "budget-exceeded", 0,
                    "the launch executed %llu warp instructions, its instruction budget "
                    "(an infinite loop?  If not, raise the budget: --budget N, or "
                    "DeviceLaunch.inst_budget)", (unsigned long long)st->warp_insts);
+    return true;
 }
 
 /* Checking: barrier id of blk releases with arrivals from different
@@ -704,8 +714,10 @@ done:
     if (x.tm) /* timing hook: a launch that stopped before the grid ran */
         timing_launch_end(&x);
     if (x.arena) {
-        for (int i = 0; i < x.nslots; i++)
+        for (int i = 0; i < x.nslots; i++) {
             exec_async_block_end(&x, &x.blocks[i]);
+            exec_tile_block_end(&x, &x.blocks[i], false);
+        }
         if (opt->arena && !*opt->arena) /* keep it for the next launch of this shape */
             *opt->arena = x.arena;
         else

@@ -88,6 +88,7 @@ static void block_retire(Exec *x, Block *b)
     if (x->tm) /* timing hook */
         timing_block_end(x, b);
     exec_async_block_end(x, b);
+    exec_tile_block_end(x, b, true);
     if (x->trace)
         exec_trace_block(x, b, false);
     if (x->race)
@@ -200,10 +201,10 @@ static uint64_t burst(Exec *x, Warp *w)
             exec_fault(x, w, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
             return k ? k : 1;
         }
-        exec_issue(x, w);
-        k++;
-    } while (k < BURST_MAX && w->run && w->conv && !x->faulted && !insts[w->upc].visible);
-    return k;
+        k += exec_issue(x, w); /* a tile marker takes no issue slot */
+    } while (w->run && !x->faulted &&
+             (k == 0 || (k < BURST_MAX && w->conv && !insts[w->upc].visible)));
+    return k ? k : 1;
 }
 
 /* One cycle of one SM: each free scheduler issues; then the blocks of

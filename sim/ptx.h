@@ -207,6 +207,24 @@ typedef struct {
     int loc;                       /* index into PtxModule.locs, or -1 */
 } PtxInst;
 
+/* ---- tile markers (ptx_tile.c) -------------------------------------------- */
+
+/* lessons/include/tile.cuh marks each tile operation with a comment
+ * "//@ tile.OP a, b, ...;" that ptxas ignores.  The parser reads it as an
+ * instruction with opcode "tile", one modifier (the operation) and its
+ * operands (registers or integer constants; the layouts are in ptx_tile.c),
+ * and rejects a malformed one like any bad instruction. */
+typedef enum {
+    PTX_TILE_LOAD, PTX_TILE_STORE, PTX_TILE_GATHER, PTX_TILE_SCATTER, PTX_TILE_ATOM,
+    PTX_TILE_ELEM, PTX_TILE_END, PTX_TILE_REDUCE, PTX_TILE_MATMUL,
+    PTX_TILE_COUNT
+} PtxTileOp;
+
+/* The PtxTileOp of a tile marker; -1 for any other instruction. */
+int ptx_tile_op(const PtxInst *in);
+/* "load", "atom", ...; "?" when out of range. */
+const char *ptx_tile_op_name(int op);
+
 /* ---- functions and the module ----------------------------------------- */
 
 typedef struct {

@@ -350,6 +350,8 @@ void ptx_inst_parse(PtxParser *p)
         memcpy(o, opnds, (size_t)in.n_opnds * sizeof *o);
         in.opnds = o;
     }
+    if (!strcmp(in.opcode, "tile"))
+        ptx_tile_check(p, &in, t);
     if (f->n_insts == p->insts_cap)
         f->insts = ptx_arena_grow(p, f->insts, f->n_insts, &p->insts_cap, sizeof *f->insts);
     f->insts[f->n_insts++] = in;

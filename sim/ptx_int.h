@@ -135,6 +135,9 @@ void ptx_vec_reserve(PtxParser *p, void **v, int *cap, int need, size_t sz);
 /* grow an arena array (old contents copied) */
 void *ptx_arena_grow(PtxParser *p, void *old, int n, int *cap, size_t sz);
 const char *ptx_intern(PtxParser *p, const char *s, size_t len);
+/* A parsed "tile" instruction (a tile.cuh marker): fail at t unless its
+ * operation and operands have the documented shape (ptx_tile.c). */
+void ptx_tile_check(PtxParser *p, const PtxInst *in, const PtxToken *t);
 const char *ptx_tok_intern(PtxParser *p, const PtxToken *t);
 
 /* token helpers (ptx_parse.c) */

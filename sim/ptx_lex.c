@@ -210,6 +210,17 @@ SimStatus ptx_lex(const char *path, const char *text, size_t len,
             continue;
         }
         if (c == '/' && L.i + 1 < L.n && L.s[L.i + 1] == '/') {
+            /* "//@ tile.": a tile marker of tile.cuh (ptx_tile.c): lex on
+             * after the "//@" as if it were code */
+            if (L.i + 2 < L.n && L.s[L.i + 2] == '@') {
+                size_t k = L.i + 3;
+                while (k < L.n && (L.s[k] == ' ' || L.s[k] == '\t'))
+                    k++;
+                if (L.n - k >= 5 && !memcmp(L.s + k, "tile.", 5)) {
+                    L.i = k;
+                    continue;
+                }
+            }
             while (L.i < L.n && L.s[L.i] != '\n')
                 L.i++;
             continue;

@@ -537,6 +537,11 @@ VizModel *viz_model_from_reader(TraceReader *r, const char *name, SimError *err)
                               .pc = e.u.atom.pc, .op = e.u.atom.op, .space = e.u.atom.space,
                               .size = e.u.atom.size}));
             break;
+        case TRACE_EV_TILE:
+            m->refs[i] = m->ntiles;
+            if (!model_add_tile(m, &e, i))
+                goto nomem;
+            break;
         case TRACE_EV_FAULT:
         case TRACE_EV_RACE:
             m->refs[i] = m->nfindings < MODEL_MAX_FINDINGS ? m->nfindings : VIZ_NEVER;
@@ -626,5 +631,6 @@ void viz_model_free(VizModel *m)
     free(m->atoms);
     free(m->aaddrs);
     free(m->findings);
+    model_tiles_free(m);
     free(m);
 }
