@@ -140,13 +140,37 @@ static double op64(Op op, double a, double b, double c, AluRound r)
     return d;
 }
 
+/* .ftz decides on the result rounded to 24 bits as if the exponent were
+ * unbounded: a product just below 2^-126 that the host, rounding in the
+ * subnormal format, rounds up to 2^-126 is flushed on an H100 (mul.ftz of
+ * 0x0cb5e5ea by 0x33342512 gives +0).  Recompute such a result 2^64 higher,
+ * where nothing is subnormal: in double the product is exact; for fma the
+ * double rounds once more, which matters only on a 53-bit midpoint. */
+static bool flushes_unbounded(Op op, float a, float b, float c, AluRound r)
+{
+    double s = 0x1p64;
+    double v = op == OP_MUL ? (double)a * (double)b * s : fma((double)a, (double)b * s, (double)c * s);
+    volatile double vv = v;
+    volatile float q;
+    if (r != ALU_RN)
+        fesetround(fe_mode(r));
+    q = (float)vv;
+    if (r != ALU_RN)
+        fesetround(FE_TONEAREST);
+    return fabsf(q) < 0x1p-62f;
+}
+
 static uint32_t arith32(Op op, uint32_t a, uint32_t b, uint32_t c, AluRound r,
                         bool ftz, bool sat)
 {
     a = maybe_flush(a, ftz);
     b = maybe_flush(b, ftz);
     c = maybe_flush(c, ftz);
-    return finish32(op32(op, f32(a), f32(b), f32(c), r), ftz, sat);
+    float d = op32(op, f32(a), f32(b), f32(c), r);
+    if (ftz && (op == OP_MUL || op == OP_FMA) && (u32(d) & ~SIGN32) == 0x00800000u &&
+        flushes_unbounded(op, f32(a), f32(b), f32(c), r))
+        d = copysignf(0.0f, d);
+    return finish32(d, ftz, sat);
 }
 
 /* ---- f32 IEEE ------------------------------------------------------------ */
