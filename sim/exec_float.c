@@ -3,6 +3,7 @@
  * or sat run inline (the host's IEEE arithmetic is exact for them, NaN
  * results are made canonical as on the GPU); every other form calls alu_*. */
 #include "exec_int.h"
+#include "sfu_table.h"
 #include "exec_lanes.h"
 
 #include <math.h>
@@ -261,6 +262,32 @@ static SimStatus dec_fused(DecodeCtx *c, const ContractFuse *fz, bool f64)
     return SIM_OK;
 }
 
+/* The special function unit's table an approximate instruction reads
+ * (sfu_table.h), loaded now so that a failure is a load error. */
+static SimStatus dec_sfu_table(DecodeCtx *c, int sub, bool f64)
+{
+    int t = -1;
+    switch (sub) {
+    case F_RCP_APPROX: t = f64 ? SFU_T_RCP64H : SFU_T_RCP; break;
+    case F_DIV_APPROX: case F_DIV_FULL: t = SFU_T_RCP; break;
+    case F_SQRT_APPROX: t = SFU_T_SQRT; break;
+    case F_RSQRT: t = f64 ? -1 : SFU_T_RSQ; break;
+    case F_EX2: t = SFU_T_EX2; break;
+    case F_LG2: t = SFU_T_LG2; break;
+    case F_SIN: case F_COS: t = SFU_T_SIN; break;
+    case F_TANH: t = SFU_T_TANH; break;
+    default: break;
+    }
+    if (t < 0)
+        return SIM_OK;
+    SimError e;
+    if (sfu_table_require((SfuTable)t, &e) == SIM_OK)
+        return SIM_OK;
+    return sim_error_set(c->err, e.status, c->m->path, c->pi->ptx_line, c->pi->ptx_col,
+                         "cannot load the special function unit's %s table: %s",
+                         sfu_table_name((SfuTable)t), e.msg);
+}
+
 SimStatus dec_float(DecodeCtx *c)
 {
     SimInst *in = c->in;
@@ -325,7 +352,10 @@ SimStatus dec_float(DecodeCtx *c)
     in->sub = (uint8_t)sub;
     if (dec_dst(c, 0, &in->d))
         return c->err->status;
-    const ContractFuse *fz = c->fuse ? &c->fuse[c->pi - c->f->insts] : NULL;
+    const ContractFuse *fz = c->fuse && c->f && c->pi >= c->f->insts && c->pi < c->f->insts + c->f->n_insts
+                                 ? &c->fuse[c->pi - c->f->insts] : NULL;
+    if (dec_sfu_table(c, sub, f64))
+        return c->err->status;
     if ((sub == F_ADD || sub == F_SUB) && fz && fz->mul >= 0)
         return dec_fused(c, fz, f64);
     if (c->pi->n_opnds != nsrc + 1)
