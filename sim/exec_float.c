@@ -264,20 +264,9 @@ static SimStatus dec_fused(DecodeCtx *c, const ContractFuse *fz, bool f64)
 
 /* The special function unit's table an approximate instruction reads
  * (sfu_table.h), loaded now so that a failure is a load error. */
-static SimStatus dec_sfu_table(DecodeCtx *c, int sub, bool f64)
+static SimStatus dec_sfu_table(DecodeCtx *c)
 {
-    int t = -1;
-    switch (sub) {
-    case F_RCP_APPROX: t = f64 ? SFU_T_RCP64H : SFU_T_RCP; break;
-    case F_DIV_APPROX: case F_DIV_FULL: t = SFU_T_RCP; break;
-    case F_SQRT_APPROX: t = SFU_T_SQRT; break;
-    case F_RSQRT: t = f64 ? -1 : SFU_T_RSQ; break;
-    case F_EX2: t = SFU_T_EX2; break;
-    case F_LG2: t = SFU_T_LG2; break;
-    case F_SIN: case F_COS: t = SFU_T_SIN; break;
-    case F_TANH: t = SFU_T_TANH; break;
-    default: break;
-    }
+    int t = sfu_inst_table(c->pi);
     if (t < 0)
         return SIM_OK;
     SimError e;
@@ -354,7 +343,7 @@ SimStatus dec_float(DecodeCtx *c)
         return c->err->status;
     const ContractFuse *fz = c->fuse && c->f && c->pi >= c->f->insts && c->pi < c->f->insts + c->f->n_insts
                                  ? &c->fuse[c->pi - c->f->insts] : NULL;
-    if (dec_sfu_table(c, sub, f64))
+    if (dec_sfu_table(c))
         return c->err->status;
     if ((sub == F_ADD || sub == F_SUB) && fz && fz->mul >= 0)
         return dec_fused(c, fz, f64);

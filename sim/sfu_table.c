@@ -164,3 +164,31 @@ SimStatus sfu_table_require(SfuTable t, SimError *err)
     pthread_mutex_unlock(&lock);
     return sim_error_set(err, f.status, "", 0, 0, "%s", f.msg);
 }
+
+static bool inst_has(const PtxInst *in, const char *m)
+{
+    for (int i = 0; i < in->n_mods; i++)
+        if (!strcmp(in->mods[i], m))
+            return true;
+    return false;
+}
+
+int sfu_inst_table(const PtxInst *in)
+{
+    const char *op = in->opcode;
+    bool approx = inst_has(in, "approx");
+    bool half = inst_has(in, "f16") || inst_has(in, "f16x2");
+    bool bhalf = inst_has(in, "bf16") || inst_has(in, "bf16x2");
+    if (!strcmp(op, "div"))
+        return approx || inst_has(in, "full") ? SFU_T_RCP : -1;
+    if (!approx)
+        return -1;
+    if (!strcmp(op, "rcp")) return inst_has(in, "f64") ? SFU_T_RCP64H : SFU_T_RCP;
+    if (!strcmp(op, "sqrt")) return SFU_T_SQRT;
+    if (!strcmp(op, "rsqrt")) return inst_has(in, "f64") ? -1 : SFU_T_RSQ;
+    if (!strcmp(op, "ex2")) return half ? SFU_T_EX2_F16 : bhalf ? SFU_T_EX2_BF16 : SFU_T_EX2;
+    if (!strcmp(op, "lg2")) return SFU_T_LG2;
+    if (!strcmp(op, "sin") || !strcmp(op, "cos")) return SFU_T_SIN;
+    if (!strcmp(op, "tanh")) return half ? SFU_T_TANH_F16 : bhalf ? SFU_T_TANH_BF16 : SFU_T_TANH;
+    return -1;
+}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "ptx.h"
 
 typedef enum {
     SFU_T_RCP,       /* MUFU.RCP of 1.m, index m (2^23): results in (0.5, 1] */
@@ -42,6 +43,13 @@ const char *sfu_table_name(SfuTable t);
  * err saying which table and why.  The decoder calls this for every
  * approximate instruction, so a failure is a load error, not a wrong result. */
 SimStatus sfu_table_require(SfuTable t, SimError *err);
+
+/* The table instruction in reads when it is one of the approximate
+ * instructions the special function unit runs (rcp/sqrt/rsqrt/ex2/lg2/sin/
+ * cos/tanh .approx, div.approx, div.full, rcp.approx.ftz.f64, the f16/bf16
+ * ex2/tanh), else -1.  For reports: a difference between the simulator and
+ * a GPU that such an instruction feeds is the special function unit's. */
+int sfu_inst_table(const PtxInst *in);
 
 /* Decode the record `name` of blob into out (n entries).  For tests and the
  * table tools: SIM_OK, or SIM_ERR_IO with err naming what is damaged (bad

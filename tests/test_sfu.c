@@ -194,6 +194,41 @@ static void test_sfu_blob_decode_rejects_damage(void **s)
     free(out);
 }
 
+static const PtxInst *first_inst(PtxModule *m)
+{
+    return &m->funcs[0].insts[0];
+}
+
+static int table_of(const char *line)
+{
+    char src[512];
+    snprintf(src, sizeof src,
+             ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+             ".reg .f32 %%f<4>; .reg .f64 %%fd<4>; .reg .b16 %%h<4>; .reg .b32 %%r<4>;\n%s\nret;\n}\n", line);
+    SimError e;
+    PtxModule *m = ptx_parse_module("t.ptx", src, strlen(src), &e);
+    if (!m)
+        fail_msg("%s: %s", line, e.msg);
+    int t = sfu_inst_table(first_inst(m));
+    ptx_module_free(m);
+    return t;
+}
+
+static void test_sfu_inst_table_names_the_unit_behind_an_instruction(void **s)
+{
+    (void)s;
+    assert_int_equal(table_of("sin.approx.ftz.f32 %f1, %f2;"), SFU_T_SIN);
+    assert_int_equal(table_of("cos.approx.f32 %f1, %f2;"), SFU_T_SIN);
+    assert_int_equal(table_of("rcp.approx.ftz.f64 %fd1, %fd2;"), SFU_T_RCP64H);
+    assert_int_equal(table_of("div.full.f32 %f1, %f2, %f3;"), SFU_T_RCP);
+    assert_int_equal(table_of("ex2.approx.f16 %h1, %h2;"), SFU_T_EX2_F16);
+    assert_int_equal(table_of("tanh.approx.bf16x2 %r1, %r2;"), SFU_T_TANH_BF16);
+    assert_int_equal(table_of("div.rn.f32 %f1, %f2, %f3;"), -1);
+    assert_int_equal(table_of("sqrt.rn.f32 %f1, %f2;"), -1);
+    assert_int_equal(table_of("rsqrt.approx.f64 %fd1, %fd2;"), -1);  /* not MUFU-table based here */
+    assert_int_equal(table_of("add.f32 %f1, %f2, %f3;"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_sfu_mul_ftz_flushes_product_rounding_up_to_min_normal),
         cmocka_unit_test(test_sfu_tables_decode_and_report_sizes),
         cmocka_unit_test(test_sfu_blob_decode_rejects_damage),
+        cmocka_unit_test(test_sfu_inst_table_names_the_unit_behind_an_instruction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
