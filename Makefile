@@ -90,7 +90,9 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/.features
 
 # Floating-point semantics files must not let the compiler assume the default
 # rounding mode: they switch it for .rz/.rm/.rp.
-$(BUILD)/obj/sim/alu_float.o $(BUILD)/obj/sim/alu_cvt.o $(BUILD)/obj/sim/exec_float.o: CFLAGS += -frounding-math -ffp-contract=off
+$(BUILD)/obj/sim/alu_float.o $(BUILD)/obj/sim/alu_cvt.o $(BUILD)/obj/sim/exec_float.o $(BUILD)/obj/sim/alu_sfu.o: CFLAGS += -frounding-math -ffp-contract=off
+# The measured SFU tables are assembled into the library (.incbin).
+$(BUILD)/obj/sim/sfu_blob.o: sim/sfu_tables.bin
 $(BUILD)/obj/tests/test_alu.o $(BUILD)/obj/tests/test_exec.o $(BUILD)/obj/tests/test_exec_ops.o: CFLAGS += -frounding-math -ffp-contract=off
 
 # The version: VERSION, and the commit when built from a git checkout.

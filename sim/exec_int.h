@@ -16,6 +16,7 @@
 
 #include "alu.h"
 #include "arch.h"
+#include "contract.h"
 #include "device.h"
 #include "error.h"
 #include "memory.h"
@@ -360,6 +361,7 @@ typedef struct DecodeCtx {
     int fi;                 /* function index */
     const PtxFunc *f;
     const int32_t *slot;    /* per register of f: slot, or pred index */
+    const ContractFuse *fuse; /* per instruction of f: the mul ptxas fuses into it */
     const PtxInst *pi;
     SimInst *in;
     uint32_t used;          /* bit i: modifier i was understood */
