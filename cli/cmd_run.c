@@ -20,7 +20,7 @@ static const char run_help[] =
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
     "                   [--arg SPEC]... [--json] [--quiet] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
-    "                   [--check races]\n"
+    "                   [--check races] [--threads N]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"
@@ -37,6 +37,10 @@ static const char run_help[] =
     "  --trace FILE   write a trace of the launch to FILE (traces/FORMAT.md; read it with\n"
     "                 `warpsim trace dump` or `warpsim trace export`)\n"
     "  --trace-level L  blocks (default), warps, instructions or memory: how much detail\n"
+    "  --threads N    worker threads (default: $WARPSIM_THREADS, else the cores); checked,\n"
+    "                 but one launch still runs on one core: the SMs of one launch are\n"
+    "                 not yet simulated side by side (explore, grade, occupancy and xcheck\n"
+    "                 run their launches side by side)\n"
     "%s"
     "\n"
     "One --arg per kernel parameter, in order:\n"
@@ -122,7 +126,7 @@ int cmd_run(int argc, char **argv)
     const char *file = NULL, *arch = "sm_90";
     bool json = false, on_gpu = false, level_given = false, quiet = false;
     LaunchSpec spec;
-    int rc = 2;
+    int rc = 2, threads = 0;
     char msg[1024];
     launch_spec_init(&spec);
     for (int i = 1; i < argc; i++) {
@@ -139,6 +143,11 @@ int cmd_run(int argc, char **argv)
             quiet = true;
             continue;
         }
+        int th = cmd_threads_option("run", argc, argv, &i, &threads);
+        if (th < 0)
+            goto done;
+        if (th > 0)
+            continue;
         LaunchOpt o = launch_parse_option(&spec, argc, argv, &i, msg, sizeof msg);
         if (o == LAUNCH_OPT_TAKEN) {
             continue;
@@ -172,6 +181,8 @@ int cmd_run(int argc, char **argv)
             goto done;
         }
     }
+    if (!threads && !cmd_threads_default("run", &threads))
+        goto done;
     if (!launch_check_complete(file, &spec, msg, sizeof msg)) {
         rc = usage_error("%s", msg);
         goto done;
