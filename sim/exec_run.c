@@ -197,16 +197,14 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     uint64_t *r = w->r;
     int32_t entry = p->funcs[x->fidx].entry_pc;
     uint32_t sp = x->specials;
-    for (int l = 0; l < WARP; l++) {
-        if (sp >> SLOT_CTAID_X & 1)
-            r[SLOT_CTAID_X * WARP + l] = b->ctaid.x;
-        if (sp >> SLOT_CTAID_Y & 1)
-            r[SLOT_CTAID_Y * WARP + l] = b->ctaid.y;
-        if (sp >> SLOT_CTAID_Z & 1)
-            r[SLOT_CTAID_Z * WARP + l] = b->ctaid.z;
+    const uint64_t ctaid[3] = {b->ctaid.x, b->ctaid.y, b->ctaid.z};
+    for (int k = 0; k < 3; k++)
+        if (sp >> (SLOT_CTAID_X + k) & 1)
+            for (int l = 0; l < WARP; l++)
+                r[(SLOT_CTAID_X + k) * WARP + l] = ctaid[k];
+    for (int l = 0; l < WARP; l++)
         w->pc[l] = entry;
-        w->callsp[l] = 0;
-    }
+    memset(w->callsp, 0, sizeof w->callsp);
     w->run = w->present;
     w->exited = ~w->present;
     w->barwait = 0;
