@@ -20,7 +20,7 @@ static const char explore_help[] =
     "usage: warpsim explore FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
     "                       [--runs K] [--seed BASE] [--show N] [--json]\n"
     "                       [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
-    "                       [--arg SPEC]... [--budget N]\n"
+    "                       [--arg SPEC]... [--budget N] [--threads N]\n"
     "                       [--schedule S] [--atomic-order A] [--divergence D] [--check races]\n"
     "\n"
     "Runs one kernel K times, each time with another seed for the simulator's\n"
@@ -39,6 +39,9 @@ static const char explore_help[] =
     "  --divergence D its (default) or stack\n"
     "  --check races  also count the runs in which race checking found something\n"
     "  --show N       list at most N results per buffer (default 10)\n"
+    "  --threads N    run N launches side by side, each on a simulator of its own\n"
+    "                 (default: $WARPSIM_THREADS, else the cores available); the\n"
+    "                 report is the same with any N\n"
     "  --keep BYTES   keep the bytes of distinct results up to this much memory\n"
     "                 (default 64M); past it only their XXH64 hash is kept\n"
     "  --json         print exactly one JSON object:\n"
@@ -105,6 +108,12 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+typedef struct {
+    bool tty;
+    double t0, shown;
+    unsigned long long runs;
+} Progress;
+
 static void progress(const Explore *e, unsigned long long runs, bool done)
 {
     fprintf(stderr, "\rexplore: %llu/%llu runs", (unsigned long long)e->runs, runs);
@@ -115,11 +124,21 @@ static void progress(const Explore *e, unsigned long long runs, bool done)
     fflush(stderr);
 }
 
+static void on_run(void *user, const Explore *e)
+{
+    Progress *p = user;
+    if (p->tty && now() - p->shown > 0.2) {
+        progress(e, p->runs, false);
+        p->shown = now();
+    }
+}
+
 int cmd_explore(int argc, char **argv)
 {
     const char *file = NULL, *arch = "sm_90";
     bool json = false, on_gpu = false, chose_sched = false, chose_order = false;
     unsigned long long runs = 100, show = 10;
+    int threads = 0, th;
     size_t keep = 64u << 20;
     LaunchSpec spec;
     int rc = 2;
@@ -139,6 +158,11 @@ int cmd_explore(int argc, char **argv)
             rc = usage_error("%s: explore keeps no traces; trace one seed with warpsim run --seed N --trace FILE",
                              a);
             goto done;
+        }
+        if ((th = cmd_threads_option("explore", argc, argv, &i, &threads)) != 0) {
+            if (th < 0)
+                goto done;
+            continue;
         }
         chose_sched |= !strcmp(a, "--schedule");
         chose_order |= !strcmp(a, "--atomic-order");
@@ -188,6 +212,8 @@ int cmd_explore(int argc, char **argv)
         rc = usage_error("%s", "--check races works with the simulator only (it watches every access)");
         goto done;
     }
+    if (!threads && !cmd_threads_default("explore", &threads))
+        goto done;
     if (!chose_sched)
         spec.schedule = DEVICE_SCHED_RANDOM;
     if (!chose_order)
@@ -216,31 +242,21 @@ int cmd_explore(int argc, char **argv)
     }
     const uint64_t base = spec.seed;
     bool tty = isatty(2) && !getenv("WARPSIM_NO_PROGRESS");
-    double t0 = now(), shown = t0;
-    for (unsigned long long k = 0; k < runs; k++) {
-        LaunchResult res;
-        spec.seed = base + k;
-        SimStatus st = launch_run(dev, mod, &spec, &res, msg, sizeof msg);
-        if (st && st != SIM_ERR_FAULT) {
-            if (tty && k)
-                fprintf(stderr, "\n");
-            fprintf(stderr, "warpsim explore: %s%s\n", msg, k ? " (after some runs had worked)" : "");
-            launch_result_free(&res);
-            goto close;
-        }
-        entry = res.entry;
-        bool ok = explore_add(&ex, &res, spec.seed, device_printf_output(dev), device_race_count(dev) > 0);
-        launch_result_free(&res);
-        if (!ok) {
-            fprintf(stderr, "warpsim explore: out of memory after %llu runs (try a smaller --keep)\n", k);
-            goto close;
-        }
-        if (tty && now() - shown > 0.2) {
-            progress(&ex, runs, false);
-            shown = now();
-        }
+    double t0 = now();
+    Progress pr = {.tty = tty, .t0 = t0, .shown = t0, .runs = runs};
+    ExploreRun how = {.dev = dev, .mod = mod, .path = file, .ptx = ptx, .ptx_len = len, .spec = &spec,
+                      .runs = runs, .threads = threads, .progress = on_run, .progress_user = &pr};
+    ExploreRunStatus est = explore_run(&ex, &how, &entry, msg, sizeof msg);
+    if (est != EXPLORE_RAN) {
+        if (tty && pr.shown > t0)
+            fprintf(stderr, "\n");
+        if (est == EXPLORE_OUT_OF_MEMORY)
+            fprintf(stderr, "warpsim explore: %s (try a smaller --keep)\n", msg);
+        else
+            fprintf(stderr, "warpsim explore: %s%s\n", msg, ex.runs ? " (after some runs had worked)" : "");
+        goto close;
     }
-    if (tty && shown > t0)
+    if (tty && pr.shown > t0)
         progress(&ex, runs, true);
     double secs = now() - t0;
     const DeviceDim3 g = spec.grid, b = spec.block;

@@ -26,7 +26,7 @@ static void progress_line(void *arg, const GradeExercise *ex, int test, int run,
 
 static const char grade_help[] =
     "usage: warpsim grade LESSON STUDENT.cu [--runs K] [--seed N] [--format text|json|gradescope]\n"
-    "                     [--out FILE] [--gpu [--gpu-timeout S]]\n"
+    "                     [--out FILE] [--gpu [--gpu-timeout S]] [--threads N]\n"
     "\n"
     "Grades a student's kernel against a lesson's exercise.  The file is compiled with\n"
     "nvcc -ptx -lineinfo; the kernel is found by the exercise's name; each test of the\n"
@@ -49,6 +49,8 @@ static const char grade_help[] =
     "                 (default %d)\n"
     "  --gpu-sim      a second simulator stands in for the GPU (tests the --gpu path\n"
     "                 on a machine without one)\n"
+    "  --threads N    run N simulator runs side by side (default: $WARPSIM_THREADS,\n"
+    "                 else the cores available); the report is the same with any N\n"
     "\n"
     "Exit status: 0 every test passed, 1 a test failed (or the file does not compile),\n"
     "2 could not grade (unknown lesson, no exercise, unreadable file, no nvcc).\n"
@@ -84,7 +86,12 @@ int cmd_grade(int argc, char **argv)
         const char *a = argv[i];
         bool has_val = i + 1 < argc;
         long v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        int th = cmd_threads_option("grade", argc, argv, &i, &o.threads);
+        if (th < 0)
+            return 2;
+        if (th > 0) {
+            continue;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf(grade_help, GRADE_DEFAULT_RUNS, GRADE_GPU_TIMEOUT);
             return 0;
         } else if (!strcmp(a, "--gpu")) {
@@ -122,6 +129,8 @@ int cmd_grade(int argc, char **argv)
             return usage_error("unexpected argument '%s' (one LESSON and one STUDENT.cu)", a);
         }
     }
+    if (!o.threads && !cmd_threads_default("grade", &o.threads))
+        return 2;
     if (!lesson || !o.student)
         return usage_error("%s", !lesson ? "missing LESSON and STUDENT.cu" : "missing STUDENT.cu");
     size_t sl = strlen(o.student);

@@ -26,7 +26,7 @@ static const char usage_text[] =
 "                         [--carveout P] [--grid N] [--wait-us U] [--backend gpu|sim]\n"
 "                         [--ncu] [--json]\n"
 "       warpsim occupancy --sweep-carveout FILE.json [--regs R] [--sweep-tiny]\n"
-"                         [--backend gpu|sim] [--wait-us U]\n"
+"                         [--backend gpu|sim] [--wait-us U] [--threads N]\n"
 "       warpsim occupancy --analyze-sweep FILE.json [--arch sm_XX]\n"
 "\n"
 "How many blocks of a kernel can one SM (streaming multiprocessor) run at the\n"
@@ -89,6 +89,8 @@ static const char usage_text[] =
 "                    measure 504 launches (blocks 32..1024, dynamic shared memory\n"
 "                    0..100 KB, carveouts -1 0 10 25 50 100; --sweep-tiny: 8) and\n"
 "                    write each with the API's answer and the measured residency\n"
+"  --threads N       with --backend sim: measure N launches side by side (default:\n"
+"                    $WARPSIM_THREADS, else the cores); the file is the same with any N\n"
 "  --analyze-sweep FILE.json\n"
 "                    score a sweep file: how many configurations the API and the\n"
 "                    model's resident_blocks_per_sm predict (no GPU needed)\n"
@@ -117,6 +119,7 @@ typedef struct {
     bool measure, ncu, tiny, sim;     /* --measure, --ncu, --sweep-tiny, --backend sim */
     const char *sweep, *analyze;      /* --sweep-carveout FILE, --analyze-sweep FILE */
     long long grid, wait_us;
+    int threads;                      /* --threads N, 0 unset */
 } Opts;
 
 
@@ -180,8 +183,10 @@ static int parse_args(int argc, char **argv, Opts *o)
     o->barriers = -1;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL, *a = argv[i];
-        int rc = 0;
-        if (!strcmp(a, "--json")) o->json = true;
+        int rc = 0, th;
+        if ((th = cmd_threads_option("occupancy", argc, argv, &i, &o->threads)) != 0) {
+            if (th < 0) return 2;
+        } else if (!strcmp(a, "--json")) o->json = true;
         else if (!strcmp(a, "--explain")) o->explain = true;
         else if (!strcmp(a, "--batch")) o->batch = true;
         else if (!strcmp(a, "--nonportable-cluster")) o->nonportable = true;
@@ -303,7 +308,10 @@ static int measure(const Opts *o, int argc, char **argv)
         .regs = o->have_regs ? (int)o->regs : 32, .carveout = o->carveout,
         .smem_static = (size_t)o->smem_static, .smem_dyn = (size_t)o->smem_dyn, .grid = (unsigned)o->grid,
         .wait_us = (double)o->wait_us, .ncu = o->ncu, .tiny = o->tiny, .argc = argc, .argv = argv,
+        .threads = o->threads,
     };
+    if (!m.threads && !cmd_threads_default("occupancy", &m.threads))
+        return 2;
     FILE *f = o->sweep ? fopen(o->sweep, "w") : NULL;
     if (o->sweep && !f) {
         fprintf(stderr, "warpsim occupancy: cannot write %s\n", o->sweep);

@@ -21,6 +21,7 @@ static const char run_help[] =
     "                   [--arg SPEC]... [--json] [--quiet] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
     "                   [--check races] [--budget N] [--max-memory BYTES] [--timing] [--carveout P]\n"
+    "                   [--threads N]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"
@@ -43,6 +44,10 @@ static const char run_help[] =
     "  --trace FILE   write a trace of the launch to FILE (traces/FORMAT.md; read it with\n"
     "                 `warpsim trace dump` or `warpsim trace export`)\n"
     "  --trace-level L  blocks (default), warps, instructions or memory: how much detail\n"
+    "  --threads N    worker threads (default: $WARPSIM_THREADS, else the cores); checked,\n"
+    "                 but one launch still runs on one core: the SMs of one launch are\n"
+    "                 not yet simulated side by side (explore, grade, occupancy and xcheck\n"
+    "                 run their launches side by side)\n"
     "%s"
     "\n"
     "One --arg per kernel parameter, in order:\n"
@@ -134,7 +139,7 @@ int cmd_run(int argc, char **argv)
     const char *file = NULL, *arch = "sm_90";
     bool json = false, on_gpu = false, level_given = false, quiet = false;
     LaunchSpec spec;
-    int rc = 2;
+    int rc = 2, threads = 0;
     char msg[1024];
     launch_spec_init(&spec);
     for (int i = 1; i < argc; i++) {
@@ -151,6 +156,11 @@ int cmd_run(int argc, char **argv)
             quiet = true;
             continue;
         }
+        int th = cmd_threads_option("run", argc, argv, &i, &threads);
+        if (th < 0)
+            goto done;
+        if (th > 0)
+            continue;
         LaunchOpt o = launch_parse_option(&spec, argc, argv, &i, msg, sizeof msg);
         if (o == LAUNCH_OPT_TAKEN) {
             continue;
@@ -185,6 +195,8 @@ int cmd_run(int argc, char **argv)
         }
     }
     spec.block_optional = true;
+    if (!threads && !cmd_threads_default("run", &threads))
+        goto done;
     if (!launch_check_complete(file, &spec, msg, sizeof msg)) {
         rc = usage_error("%s", msg);
         goto done;

@@ -32,8 +32,10 @@
 /* Seconds each GPU launch (and the GPU setup) may take by default. */
 #define GRADE_GPU_TIMEOUT 10
 
-/* Told before each run of each test, and once more with test = -1 when the
- * simulator's runs are over; called on the grading thread.  test and run
+/* Told as each run of each test is taken into the report (in test and run
+ * order; with threads > 1 the runs themselves go side by side), and once
+ * more with test = -1 when the simulator's runs are over; called on the
+ * grading thread.  test and run
  * count from 0; runs is GradeOptions.runs. */
 typedef void (*GradeProgressFn)(void *arg, const GradeExercise *ex, int test, int run, int runs);
 
@@ -45,6 +47,8 @@ typedef struct {
     bool gpu_sim;                /* a second simulator stands in for the GPU
                                     (to test the GPU path without one); needs gpu */
     int gpu_timeout;             /* seconds, see GRADE_GPU_TIMEOUT; <= 0: that default */
+    int threads;                 /* simulator runs side by side (pool.h); <= 1: one at a
+                                    time.  The report is the same with any count */
     GradeProgressFn progress;    /* NULL: no progress reports */
     void *progress_arg;          /* passed to progress */
 } GradeOptions;

@@ -145,18 +145,21 @@ typedef struct SimProgram {
     int n_tile_marks, cap_tile_marks;
 } SimProgram;
 
+/* The fields every issue and every scheduling pick reads come first, in
+ * one cache line: an SM holds up to 64 warps, and the scheduler looks at
+ * the runnable lanes of many of them for each pick. */
 struct Warp {
     Block *blk;              /* the block it belongs to */
     uint64_t *r;             /* n_regs * WARP */
     uint32_t *p;             /* n_preds */
-    int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
+    uint32_t run;            /* runnable lanes */
     int32_t upc;             /* the common pc while conv */
     bool conv;               /* every runnable lane is at upc */
-    uint32_t run;            /* runnable lanes */
     uint32_t exited;
     uint32_t present;        /* lanes that exist (partial last warp) */
     uint32_t barwait;        /* lanes waiting at a block barrier */
     int id;                  /* warp index within the block */
+    int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
     uint8_t barid[WARP];     /* barrier each waiting lane waits at */
     uint32_t barmask[16];    /* lanes waiting at each barrier */
     uint32_t bar_skip;       /* live lanes that were elsewhere (and not about

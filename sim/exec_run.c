@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define SPIN_YIELD 64
@@ -198,16 +199,14 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     uint64_t *r = w->r;
     int32_t entry = p->funcs[x->fidx].entry_pc;
     uint32_t sp = x->specials;
-    for (int l = 0; l < WARP; l++) {
-        if (sp >> SLOT_CTAID_X & 1)
-            r[SLOT_CTAID_X * WARP + l] = b->ctaid.x;
-        if (sp >> SLOT_CTAID_Y & 1)
-            r[SLOT_CTAID_Y * WARP + l] = b->ctaid.y;
-        if (sp >> SLOT_CTAID_Z & 1)
-            r[SLOT_CTAID_Z * WARP + l] = b->ctaid.z;
+    const uint64_t ctaid[3] = {b->ctaid.x, b->ctaid.y, b->ctaid.z};
+    for (int k = 0; k < 3; k++)
+        if (sp >> (SLOT_CTAID_X + k) & 1)
+            for (int l = 0; l < WARP; l++)
+                r[(SLOT_CTAID_X + k) * WARP + l] = ctaid[k];
+    for (int l = 0; l < WARP; l++)
         w->pc[l] = entry;
-        w->callsp[l] = 0;
-    }
+    memset(w->callsp, 0, sizeof w->callsp);
     w->run = w->present;
     w->exited = ~w->present;
     w->barwait = 0;
@@ -477,17 +476,19 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
  * many times). */
 struct ExecArena {
     int nslots, nsm, per_sm, nwarps, nthreads;
-    int32_t reg_hi;
+    int32_t reg_lo, reg_hi;
     int n_preds;
     uint64_t shared_size, local_size, tparam_size;
     Block *blocks;
     SimSM *sms;
+    uint64_t *regs;          /* every warp's registers, one block (see arena_new) */
+    size_t regs_bytes;
 };
 
 static bool arena_fits(const ExecArena *a, const ExecArena *s)
 {
     return a->nslots == s->nslots && a->nsm == s->nsm && a->per_sm == s->per_sm && a->nwarps == s->nwarps &&
-           a->nthreads == s->nthreads && a->reg_hi == s->reg_hi && a->n_preds == s->n_preds &&
+           a->nthreads == s->nthreads && a->reg_lo == s->reg_lo && a->reg_hi == s->reg_hi && a->n_preds == s->n_preds &&
            a->shared_size == s->shared_size && a->local_size == s->local_size && a->tparam_size == s->tparam_size;
 }
 
@@ -500,7 +501,6 @@ void exec_arena_free(ExecArena *a)
             Block *b = &a->blocks[i];
             if (b->warps)
                 for (int k = 0; k < a->nwarps; k++) {
-                    free(b->warps[k].r);
                     free(b->warps[k].p);
                     free(b->warps[k].retpc);
                 }
@@ -514,7 +514,30 @@ void exec_arena_free(ExecArena *a)
             free(a->sms[s].wl);
     free(a->sms);
     free(a->blocks);
+    if (a->regs)
+        munmap(a->regs, a->regs_bytes);
     free(a);
+}
+
+/* The distance in register slots between one warp's registers and the
+ * next's.  A warp uses slots [0, SLOT_COUNT) (special registers) and
+ * [lo, hi) (the kernel's); the slots between belong to other kernels of the
+ * module and are never touched.  Rather than leave that gap empty in every
+ * warp, warps follow each other every T slots with T chosen so that each
+ * warp's kernel registers fall into the gaps of the warps after it: the
+ * specials of every warp sit at [0, SLOT_COUNT) modulo T, the kernel's at
+ * [lo mod T, lo mod T + hi - lo), and the two never overlap. */
+static size_t warp_stride(int32_t lo, int32_t hi)
+{
+    size_t s = SLOT_COUNT, u = hi > lo ? (size_t)(hi - lo) : 0;
+    if (!u)
+        return s;
+    for (size_t t = s + u; t <= 2 * (s + u); t++) {
+        size_t m = (size_t)lo % t;
+        if (m >= s && m + u <= t)
+            return t;
+    }
+    return (size_t)hi; /* the gap kept: every warp's slots apart */
 }
 
 static ExecArena *arena_new(const ExecArena *shape)
@@ -530,6 +553,16 @@ static ExecArena *arena_new(const ExecArena *shape)
     for (int s = 0; s < a->nsm; s++)
         if (!(a->sms[s].wl = calloc((size_t)a->per_sm * (size_t)a->nwarps, sizeof *a->sms[s].wl)))
             goto fail;
+    /* the registers of every warp in one mapping, warp after warp
+     * (warp_stride): thousands of resident warps touch their registers in
+     * turn, and packed they take the fewest pages */
+    size_t stride = warp_stride(a->reg_lo, a->reg_hi) * WARP, nw = (size_t)a->nslots * (size_t)a->nwarps;
+    a->regs_bytes = ((nw ? nw - 1 : 0) * stride + (size_t)a->reg_hi * WARP) * sizeof(uint64_t) + 1;
+    a->regs = mmap(NULL, a->regs_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (a->regs == MAP_FAILED) {
+        a->regs = NULL;
+        goto fail;
+    }
     for (int i = 0; i < a->nslots; i++) {
         Block *b = &a->blocks[i];
         b->shared = calloc(1, a->shared_size + 1);
@@ -540,10 +573,10 @@ static ExecArena *arena_new(const ExecArena *shape)
             goto fail;
         for (int k = 0; k < a->nwarps; k++) {
             Warp *w = &b->warps[k];
-            w->r = malloc((size_t)a->reg_hi * WARP * sizeof *w->r); /* slots past it: other kernels' */
+            w->r = a->regs + ((size_t)i * (size_t)a->nwarps + (size_t)k) * stride;
             w->p = malloc((size_t)(a->n_preds + 1) * sizeof *w->p);
             w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
-            if (!w->r || !w->p || !w->retpc)
+            if (!w->p || !w->retpc)
                 goto fail;
         }
     }
@@ -658,7 +691,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     rc = SIM_ERR_NOMEM;
     launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi, &x.specials);
     ExecArena shape = {.nslots = x.nslots, .nsm = x.nsm, .per_sm = x.per_sm, .nwarps = x.nwarps,
-                       .nthreads = x.nthreads, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
+                       .nthreads = x.nthreads, .reg_lo = x.reg_lo, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
                        .shared_size = x.shared_size, .local_size = prog->local_size,
                        .tparam_size = prog->tparam_size};
     rc = SIM_ERR_FAULT;

@@ -83,6 +83,19 @@ bool mem_release(Memory *m, uint64_t addr)
             free(m->a[i]);
             memmove(&m->a[i], &m->a[i + 1], (size_t)(m->n - i - 1) * sizeof *m->a);
             m->n--;
+            /* addresses and buffer numbers continue from the highest live
+             * allocation: a launch that frees what it allocated leaves the
+             * device as it found it, so the next launch sees the same
+             * addresses (and the same fault messages) whatever ran before
+             * -- on this device or, in parallel, on another one */
+            if (m->n == 0) {
+                m->next = MEM_GLOBAL_BASE;
+                m->next_id = 0;
+            } else {
+                const MemAlloc *top = m->a[m->n - 1];
+                m->next = (top->addr + top->size + MEM_GUARD + 255) & ~255ull;
+                m->next_id = top->id;
+            }
             return true;
         }
     }

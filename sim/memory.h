@@ -37,7 +37,10 @@ void mem_free_all(Memory *m);
 MemAlloc *mem_alloc(Memory *m, uint64_t size, const char *name);
 /* Bytes of every live allocation (what the program asked for). */
 uint64_t mem_bytes(const Memory *m);
-/* Free the allocation starting exactly at addr; false when there is none. */
+/* Free the allocation starting exactly at addr; false when there is none.
+ * The next allocation's address and number continue from the highest
+ * allocation still live, so allocations freed in any order leave the
+ * addresses as if they had never been made when they were the top ones. */
 bool mem_release(Memory *m, uint64_t addr);
 
 /* Bytes left unallocated after every global allocation (see mem_alloc). */
