@@ -13,12 +13,13 @@
 #include "explore.h"
 #include "gpu.h"
 #include "launch.h"
+#include "progress.h"
 #include "report.h"
 #include "source.h"
 
 static const char explore_help[] =
     "usage: warpsim explore FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-    "                       [--runs K] [--seed BASE] [--show N] [--json]\n"
+    "                       [--runs K] [--seed BASE] [--show N] [--json] [--quiet]\n"
     "                       [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
     "                       [--arg SPEC]... [--budget N] [--threads N]\n"
     "                       [--schedule S] [--atomic-order A] [--divergence D] [--check races]\n"
@@ -54,6 +55,9 @@ static const char explore_help[] =
     "\n"
     "A run that faults is an outcome too: its buffers are counted with the fault's\n"
     "kind.  Progress goes to standard error when it is a terminal.\n"
+    "\n"
+    "On a terminal a progress line counts the runs (--quiet hides it); Ctrl-C stops and\n"
+    "reports the runs made so far (exit status 130).\n"
     "\n"
     "Exit status: 0 every run ran clean, 1 a run faulted (or --check races found\n"
     "something), 2 bad usage or bad input.\n"
@@ -112,7 +116,7 @@ typedef struct {
     bool tty;
     double t0, shown;
     unsigned long long runs;
-} Progress;
+} ExploreProgress;
 
 static void progress(const Explore *e, unsigned long long runs, bool done)
 {
@@ -124,19 +128,20 @@ static void progress(const Explore *e, unsigned long long runs, bool done)
     fflush(stderr);
 }
 
-static void on_run(void *user, const Explore *e)
+static bool on_run(void *user, const Explore *e)
 {
-    Progress *p = user;
+    ExploreProgress *p = user;
     if (p->tty && now() - p->shown > 0.2) {
         progress(e, p->runs, false);
         p->shown = now();
     }
+    return progress_interrupted(); /* Ctrl-C: stop, report the runs so far */
 }
 
 int cmd_explore(int argc, char **argv)
 {
     const char *file = NULL, *arch = "sm_90";
-    bool json = false, on_gpu = false, chose_sched = false, chose_order = false;
+    bool json = false, on_gpu = false, chose_sched = false, chose_order = false, quiet = false;
     unsigned long long runs = 100, show = 10;
     int threads = 0, th;
     size_t keep = 64u << 20;
@@ -153,6 +158,9 @@ int cmd_explore(int argc, char **argv)
             goto done;
         } else if (!strcmp(a, "--json")) {
             json = true;
+            continue;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = true;
             continue;
         } else if (!strcmp(a, "--trace") || !strcmp(a, "--trace-level")) {
             rc = usage_error("%s: explore keeps no traces; trace one seed with warpsim run --seed N --trace FILE",
@@ -241,13 +249,19 @@ int cmd_explore(int argc, char **argv)
         goto close;
     }
     const uint64_t base = spec.seed;
-    bool tty = isatty(2) && !getenv("WARPSIM_NO_PROGRESS");
+    bool tty = isatty(2) && !getenv("WARPSIM_NO_PROGRESS") && !quiet;
+    progress_catch_interrupt();
     double t0 = now();
-    Progress pr = {.tty = tty, .t0 = t0, .shown = t0, .runs = runs};
+    ExploreProgress pr = {.tty = tty, .t0 = t0, .shown = t0, .runs = runs};
     ExploreRun how = {.dev = dev, .mod = mod, .path = file, .ptx = ptx, .ptx_len = len, .spec = &spec,
                       .runs = runs, .threads = threads, .progress = on_run, .progress_user = &pr};
     ExploreRunStatus est = explore_run(&ex, &how, &entry, msg, sizeof msg);
-    if (est != EXPLORE_RAN) {
+    bool stopped = est == EXPLORE_STOPPED;
+    if (stopped) {
+        runs = ex.runs; /* the report is of the runs that were made */
+        fprintf(stderr, "%swarpsim explore: stopped after %llu runs (Ctrl-C)\n", tty && pr.shown > t0 ? "\n" : "",
+                runs);
+    } else if (est != EXPLORE_RAN) {
         if (tty && pr.shown > t0)
             fprintf(stderr, "\n");
         if (est == EXPLORE_OUT_OF_MEMORY)
@@ -256,7 +270,7 @@ int cmd_explore(int argc, char **argv)
             fprintf(stderr, "warpsim explore: %s%s\n", msg, ex.runs ? " (after some runs had worked)" : "");
         goto close;
     }
-    if (tty && pr.shown > t0)
+    if (tty && pr.shown > t0 && !stopped)
         progress(&ex, runs, true);
     double secs = now() - t0;
     const DeviceDim3 g = spec.grid, b = spec.block;
@@ -288,7 +302,7 @@ int cmd_explore(int argc, char **argv)
             printf("race check: findings in %llu of %llu runs%s\n", (unsigned long long)ex.race_runs, runs,
                    ex.race_runs ? " (warpsim run --seed N --check races shows them)" : "");
     }
-    rc = ex.faulted_runs || ex.race_runs ? 1 : 0;
+    rc = stopped ? PROGRESS_EXIT_INTERRUPTED : ex.faulted_runs || ex.race_runs ? 1 : 0;
 close:
     explore_free(&ex);
     free(ptx);

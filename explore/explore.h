@@ -114,8 +114,9 @@ typedef struct {
     const LaunchSpec *spec;  /* the launch; run k uses seed spec->seed + k */
     uint64_t runs;
     int threads;             /* worker threads (pool.h); GPU runs stay serial */
-    /* Called on the calling thread after each run is tallied; NULL none. */
-    void (*progress)(void *user, const Explore *e);
+    /* Called on the calling thread after each run is tallied; true stops
+     * the exploration there (EXPLORE_STOPPED: Ctrl-C).  NULL none. */
+    bool (*progress)(void *user, const Explore *e);
     void *progress_user;
 } ExploreRun;
 
@@ -123,7 +124,8 @@ typedef struct {
 typedef enum {
     EXPLORE_RAN = 0,         /* every run was tallied */
     EXPLORE_LAUNCH_FAILED,   /* a launch could not be made: msg says why, e->runs how many ran before */
-    EXPLORE_OUT_OF_MEMORY    /* the tally (e->oom) or a worker ran out of memory */
+    EXPLORE_OUT_OF_MEMORY,   /* the tally (e->oom) or a worker ran out of memory */
+    EXPLORE_STOPPED          /* progress asked to stop: e holds the e->runs done so far */
 } ExploreRunStatus;
 
 /* Run how->spec how->runs times and tally each run in e (explore_add), in

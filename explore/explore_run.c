@@ -87,8 +87,9 @@ static int fold(void *user, size_t k, int rc)
             snprintf(c->msg, c->cap, "out of memory after %llu runs", (unsigned long long)k);
             c->status = EXPLORE_OUT_OF_MEMORY;
             stop = 1;
-        } else if (c->how->progress) {
-            c->how->progress(c->how->progress_user, c->e);
+        } else if (c->how->progress && c->how->progress(c->how->progress_user, c->e)) {
+            c->status = EXPLORE_STOPPED;
+            stop = 1;
         }
     }
     slot_free(s);

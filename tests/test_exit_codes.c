@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -141,6 +142,56 @@ static void test_exit_trace_and_viz(void **s)
     unlink("/tmp/warpsim-test-exit.png");
 }
 
+/* Start warpsim with argv (no shell), send SIGINT after ms, return its
+ * status; its output goes to path. */
+static int interrupt_after(int ms, const char *path, char *const *argv)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        FILE *f = freopen(path, "w", stdout);
+        if (!f || dup2(fileno(stdout), 2) < 0)
+            _exit(127);
+        const char *w = getenv("WARPSIM");
+        execv(w ? w : "build/warpsim", argv);
+        _exit(127);
+    }
+    usleep((useconds_t)ms * 1000);
+    kill(pid, SIGINT);
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_exit_ctrl_c_reports_what_was_done_and_exits_130(void **s)
+{
+    (void)s;
+    const char *path = "/tmp/warpsim-test-exit-sigint.txt";
+    char *run_argv[] = {"warpsim", "run", L1, "--kernel", "staged_sum", "--grid", "2000000", "--block", "256",
+                        "--arg", "buf:i32[1000]=fill:1", "--arg", "buf:i32[1]=fill:0", "--arg", "i32:1000",
+                        "--budget", "100000000000", NULL};
+    assert_int_equal(interrupt_after(1500, path, run_argv), 130);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(out, "kernel fault: stopped"));
+    assert_non_null(strstr(out, "arg 1  i32[1]: "));
+    char *ex_argv[] = {"warpsim", "explore", "lessons/03-atomics/kernel.ptx", "--kernel", "sum_atomic_f32",
+                       "--grid", "40", "--block", "256", "--arg", "buf:f32[10000]=rand:1", "--arg",
+                       "buf:f32[1]=fill:0", "--arg", "i32:10000", "--runs", "10000000", NULL};
+    assert_int_equal(interrupt_after(1500, path, ex_argv), 130);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(out, "warpsim explore: stopped after "));
+    assert_non_null(strstr(out, " runs, seeds 0.."));
+    unlink(path);
+}
+
 static void test_exit_unknown_subcommand_and_version(void **s)
 {
     (void)s;
@@ -162,6 +213,7 @@ int main(void)
         cmocka_unit_test(test_exit_grade),
         cmocka_unit_test(test_exit_trace_and_viz),
         cmocka_unit_test(test_exit_unknown_subcommand_and_version),
+        cmocka_unit_test(test_exit_ctrl_c_reports_what_was_done_and_exits_130),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
