@@ -241,6 +241,50 @@ static void test_lesson4_step_and_occupancy_claims_hold(void **st)
     free(r);
 }
 
+/* `warpsim lesson 4` runs its steps (it used to print only its README): every
+ * occupancy answer is the README's figure, scale_pad computes 2.5 * in[i]
+ * with either amount of shared memory, and the two launches end at the same
+ * simulated cycle, as the harness says (no latency for more warps to hide). */
+static void test_lesson4_harness_runs_its_steps(void **st)
+{
+    (void)st;
+    int rc;
+    char *t = run_lesson("4", &rc);
+    if (rc != 0 || strstr(t, "DIFFERS"))
+        fail_msg("lesson 4 returned %d:\n%s", rc, t);
+    int q = 0;
+    for (const char *p = t; (p = strstr(p, "Question:")); p++)
+        q++;
+    assert_true(q >= 10);
+    const char *a = strstr(t, "scale_pad<<<80, 256, 40000>>>"), *b = strstr(t, "scale_pad<<<80, 256, 4>>>");
+    assert_non_null(a);
+    assert_non_null(b);
+    const char *ca = strstr(a, "ended at cycle "), *cb = strstr(b, "ended at cycle ");
+    assert_non_null(ca);
+    assert_non_null(cb);
+    assert_int_equal(atoi(ca + 15), atoi(cb + 15));
+    assert_non_null(strstr(t, "Faster?  Not here"));
+    free(t);
+    char *r = read_text("lessons/04-occupancy/README.md");
+    assert_non_null(strstr(r, "Run it: `warpsim lesson 4` asks each step's question"));
+    assert_non_null(strstr(r, "(exercise/README.md) (`warpsim grade 4`)"));
+    free(r);
+}
+
+/* `warpsim lesson 3` ends with the stepper and visualizer commands (the
+ * command takes them from the README's first `warpsim step` line). */
+static void test_lesson3_command_offers_the_stepper_and_visualizer(void **st)
+{
+    (void)st;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s lesson 3 </dev/null 2>&1", warpsim());
+    char *out = run_cmd(cmd);
+    if (!strstr(out, "Step through this lesson's kernel") || !strstr(out, "warpsim viz lesson.wst") ||
+        !strstr(out, "--kernel last_writer"))
+        fail_msg("%s", out);
+    free(out);
+}
+
 /* The heading line "## ..." of a lesson README that starts with `want`
  * (after "## "): true when one exists. */
 static bool readme_has_heading(const char *readme, const char *want, size_t wlen)
@@ -398,6 +442,8 @@ int main(void)
         cmocka_unit_test(test_lesson3_hardware_figures_are_the_recorded_ones),
         cmocka_unit_test(test_lesson2_activemask_vs_ballot_explores_to_one_result),
         cmocka_unit_test(test_lesson4_step_and_occupancy_claims_hold),
+        cmocka_unit_test(test_lesson4_harness_runs_its_steps),
+        cmocka_unit_test(test_lesson3_command_offers_the_stepper_and_visualizer),
         cmocka_unit_test(test_coverage_table_has_97_rows_and_real_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
