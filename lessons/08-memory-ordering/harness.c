@@ -201,8 +201,14 @@ int lesson08_run(const LessonEnv *env)
     fprintf(c.o, "Lesson 8: memory ordering and barriers        (simulator, %s)\n"
                  "kernels: %s/kernel.cu\n\n", device_arch(c.dev), env->dir);
     bool ran = last_block(&c) && barrier_phases(&c);
+    if (ran)
+        fprintf(c.o, "Try it yourself:\n"
+                     "   warpsim run %s/kernel.ptx --kernel phases_racy --grid 2 --block 256 \\\n"
+                     "       --arg buf:i32[512]=fill:0 --arg i32:3 --check races\n"
+                     "Exercise: %s/exercise/README.md -- a round of neighbour exchanges in two phases.\n",
+                env->dir, env->dir);
     if (ran && c.mismatches)
-        fprintf(c.o, "%d result%s differ from the expected values (marked DIFFERS above).\n", c.mismatches,
+        fprintf(c.o, "\n%d result%s differ from the expected values (marked DIFFERS above).\n", c.mismatches,
                 c.mismatches == 1 ? "" : "s");
     free(ptx);
     device_close(c.dev);
