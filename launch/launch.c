@@ -313,7 +313,10 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
     }
     st = device_launch(mod, entry, &cfg, params, &r->stats, &r->fault, &err);
     if (st && st != SIM_ERR_FAULT) {
-        snprintf(msg, cap, "%s", err.msg);
+        if (err.line > 0) /* a kernel refused for an instruction: where it is */
+            snprintf(msg, cap, "%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+        else
+            snprintf(msg, cap, "%s", err.msg);
         goto fail;
     }
     r->status = st;

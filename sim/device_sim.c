@@ -224,6 +224,8 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     int maxdyn = a ? a->max_dyn_smem : 48 * 1024;
     const SimFuncInfo *fi = &m->prog->funcs[f];
     uint64_t st = fi->static_smem;
+    if (!m->prog->ptx->funcs[f].is_extern && exec_kernel_check(m->prog, f, err))
+        return err ? err->status : SIM_ERR_UNSUPPORTED;
     if (cfg->smem > (unsigned)maxdyn)
         return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
                              "%u bytes of dynamic shared memory exceed the kernel's maximum of %d; above 48 KB a "

@@ -4,8 +4,10 @@
  * variables a constant bank, .shared an offset map, .local and call
  * parameters per-thread frames), numbers register slots across all
  * functions, and decodes every instruction through the decoder of its
- * opcode family (dec_* in exec_*.c).  Anything not supported is reported
- * here, at load time, naming the instruction and its PTX line. */
+ * opcode family (dec_* in exec_*.c).  An instruction not supported is
+ * decoded as a fault and remembered by its function, so that launching a
+ * kernel that can reach it is refused with the instruction and its lines
+ * (exec_kernel_check) while the module's other kernels run. */
 #include "exec_int.h"
 
 #include <stdarg.h>
@@ -472,9 +474,7 @@ static SimStatus decode_inst(DecodeCtx *c)
     }
     DecodeFn fn = find_decoder(pi->opcode, pi);
     if (!fn)
-        return sim_error_set(c->err, SIM_ERR_UNSUPPORTED, c->m->path, pi->ptx_line,
-                             pi->ptx_col, "unsupported instruction '%s': the simulator does not implement it",
-                             pi->opcode);
+        return dec_fail(c, "the simulator does not implement %s", pi->opcode);
     c->used = 0;
     c->cta_scope = 0;
     for (int k = 0; k < pi->n_mods; k++)
@@ -497,6 +497,43 @@ static SimStatus decode_inst(DecodeCtx *c)
         in->space != PTX_SPACE_LOCAL && in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_CONST &&
         in->space != SPACE_TPARAM)
         in->visible = 1;
+    return SIM_OK;
+}
+
+/* An instruction the decoder refused: reached anyway (an indirect call the
+ * launch check cannot follow), it stops the launch with the reason. */
+static void ex_unsupported(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    const SimError *e = x->prog->funcs[in->func].unsup;
+    exec_fault(x, w, in, __builtin_ctz(m), "unsupported", 0, "%s",
+               e ? e->msg : "an instruction the simulator does not support");
+}
+
+/* Instruction c->in could not be decoded (c->err says why): make it a
+ * fault and remember the first such error of its function. */
+static SimStatus mark_unsupported(DecodeCtx *c)
+{
+    SimFuncInfo *fi = &c->p->funcs[c->fi];
+    SimInst *in = c->in;
+    memset(in, 0, sizeof *in);
+    in->d = in->d2 = in->pd = in->ps = in->base = in->guard = -1;
+    for (int k = 0; k < 4; k++)
+        in->s[k] = in->vd[k] = -1;
+    in->vec = 1;
+    in->ptx_line = c->pi->ptx_line;
+    in->loc = c->pi->loc;
+    in->func = c->fi;
+    in->flow = SIM_FLOW_SELF;
+    in->fn = ex_unsupported;
+    if (!fi->unsup) {
+        if (!(fi->unsup = malloc(sizeof *fi->unsup)))
+            return sim_error_set(c->err, SIM_ERR_NOMEM, c->m->path, 0, 0, "out of memory");
+        *fi->unsup = *c->err;
+        const PtxLoc *l = ptx_inst_outer_loc(c->m, c->pi);
+        fi->unsup_cu_file = l ? l->file : -1;
+        fi->unsup_cu_line = l ? l->line : -1;
+    }
+    sim_error_clear(c->err);
     return SIM_OK;
 }
 
@@ -732,8 +769,11 @@ static bool calls_reach(const PtxModule *m, int from, int target, int depth, cha
     return false;
 }
 
-SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
+SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err_out)
 {
+    SimError local_err;
+    SimError *err = err_out ? err_out : &local_err;
+    sim_error_clear(err);
     SimProgram *p = calloc(1, sizeof *p);
     int32_t *slots = NULL;
     if (!p) {
@@ -766,14 +806,20 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
         p->funcs[f].end_pc = pc;
     }
     for (int f = 0; f < ptx->n_funcs; f++) {
+        p->funcs[f].unsup_cu_file = p->funcs[f].unsup_cu_line = -1;
         char *seen = calloc((size_t)ptx->n_funcs + 1, 1);
         bool rec = seen && calls_reach(ptx, f, f, 0, seen);
         free(seen);
         if (rec && !ptx->funcs[f].is_extern) {
-            sim_error_set(err, SIM_ERR_UNSUPPORTED, ptx->path, ptx->funcs[f].line, 0,
+            SimError e;
+            sim_error_set(&e, SIM_ERR_UNSUPPORTED, ptx->path, ptx->funcs[f].line, 0,
                           "function %s is recursive; the simulator runs calls without a register stack "
                           "and does not support recursion", ptx->funcs[f].name);
-            goto fail;
+            if (!(p->funcs[f].unsup = malloc(sizeof e))) {
+                sim_error_set(err, SIM_ERR_NOMEM, ptx->path, 0, 0, "out of memory");
+                goto fail;
+            }
+            *p->funcs[f].unsup = e;
         }
     }
     p->n_regs = SLOT_COUNT;
@@ -795,8 +841,11 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
         for (int i = 0; i < fn->n_insts; i++) {
             c.pi = &fn->insts[i];
             c.in = &p->insts[base + i];
-            if (decode_inst(&c))
-                goto fail;
+            if (decode_inst(&c)) {
+                if (err->status != SIM_ERR_UNSUPPORTED || mark_unsupported(&c))
+                    goto fail;
+                continue;
+            }
             if (c.in->flow == SIM_FLOW_BRANCH && c.in->target >= 0 && c.in->aux == 0)
                 c.in->target += base; /* labels are function-relative */
         }
@@ -818,6 +867,7 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
         goto fail;
     }
     free(slots);
+    sim_error_clear(err);
     return p;
 fail:
     free(slots);
@@ -829,6 +879,9 @@ void exec_program_free(SimProgram *p)
 {
     if (!p)
         return;
+    if (p->funcs && p->ptx)
+        for (int f = 0; f < p->ptx->n_funcs; f++)
+            free(p->funcs[f].unsup);
     ptx_module_free(p->ptx);
     free(p->insts);
     free(p->funcs);

@@ -113,6 +113,10 @@ typedef struct {
     int nrets;
     int reg_base, pred_base; /* its registers' first value slot and predicate
                                 (in declaration order: see inspect.c) */
+    SimError *unsup;         /* the first instruction of it the simulator cannot
+                                run (decoded as a fault), NULL when none: a
+                                kernel that can reach it is refused at launch */
+    int unsup_cu_file, unsup_cu_line; /* its .cu location (file index, line), -1 none */
 } SimFuncInfo;
 
 /* A decoded module. */
@@ -331,7 +335,10 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp,
 
 /* ---- decoding (exec_decode.c) ------------------------------------------ */
 /* Decode a parsed module; takes ownership of ptx (also on failure).
- * NULL with err filled (SIM_ERR_UNSUPPORTED naming the instruction). */
+ * An instruction the simulator lacks does not fail the load: it is decoded
+ * as a fault and its function remembers it (SimFuncInfo.unsup), so the
+ * module's other kernels still run.  NULL with err filled only when the
+ * module as a whole cannot be laid out (memory, limits). */
 SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err);
 void exec_program_free(SimProgram *p);
 
@@ -424,6 +431,12 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx,
                       const DeviceLaunch *cfg, uint8_t *params,
                       DeviceStats *stats, DeviceFault *fault, const ExecOptions *opt,
                       char **out, size_t *out_len);
+
+/* Can kernel fidx run?  SIM_OK, or SIM_ERR_UNSUPPORTED with err naming the
+ * first instruction the simulator lacks in the kernel or a function it can
+ * reach through its calls: the PTX file, line and column, and the .cu line
+ * from .loc when the module has one. */
+SimStatus exec_kernel_check(const SimProgram *p, int fidx, SimError *err);
 
 /* Issue one instruction of warp w (the scheduler picked it). */
 void exec_issue(Exec *x, Warp *w);
