@@ -329,8 +329,9 @@ SimStatus dec_async(DecodeCtx *c)
         return dec_fail(c, "mbarrier transaction counts (TMA) are not supported");
     in->sub = (uint8_t)k;
     in->aux = dec_mod(c, "parity");
+    /* before the ignore list marks them: .shared::cta is shared memory too */
+    in->space = dec_shared(c) ? PTX_SPACE_SHARED : PTX_SPACE_NONE;
     dec_ignore(c, async_ignored);
-    in->space = dec_mod(c, "shared") ? PTX_SPACE_SHARED : PTX_SPACE_NONE;
     in->d = -1;
     in->s[0] = -1;
     int n = c->pi->n_opnds;

@@ -76,10 +76,21 @@ int dec_round(DecodeCtx *c, bool *is_int)
     return -1;
 }
 
+bool dec_shared(DecodeCtx *c)
+{
+    /* .shared::cta and .shared::cluster are the PTX 7.8+ spellings (PTX ISA
+     * 5.1.4 "Shared State Space"); the executing CTA's own shared memory has
+     * the same addresses in both windows, and clusters here are one CTA */
+    bool a = dec_mod(c, "shared");
+    bool b = dec_mod(c, "shared::cta");
+    bool d = dec_mod(c, "shared::cluster");
+    return a || b || d;
+}
+
 int dec_space(DecodeCtx *c)
 {
     if (dec_mod(c, "global")) return PTX_SPACE_GLOBAL;
-    if (dec_mod(c, "shared")) {
+    if (dec_shared(c)) {
         dec_mod(c, "cta");
         return PTX_SPACE_SHARED;
     }

@@ -368,6 +368,8 @@ int dec_types(DecodeCtx *c, PtxType out[2]);
 /* Rounding modifier (rn/rz/rm/rp or rni/rzi/rmi/rpi); *is_int set for the
  * i forms; -1 when none. */
 int dec_round(DecodeCtx *c, bool *is_int);
+/* True (and marked used) for .shared, .shared::cta or .shared::cluster. */
+bool dec_shared(DecodeCtx *c);
 /* State space modifier (global/shared/local/const/param), 0 when none. */
 int dec_space(DecodeCtx *c);
 /* Vector modifier v2/v4 -> 2/4, else 1. */
