@@ -153,6 +153,84 @@ static void ex_pred_logic(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     w->p[in->d] = (w->p[in->d] & ~m) | (r & m);
 }
 
+/* ---- extended precision: the carry flag CC.CF ---------------------------
+ * PTX ISA 8.x, section 9.7.2 "Extended-Precision Integer Arithmetic
+ * Instructions": add.cc d = a + b, carry-out to CC.CF; addc{.cc} d = a + b +
+ * CC.CF; sub.cc d = a - b, borrow-out to CC.CF; subc{.cc} d = a - (b +
+ * CC.CF); mad{.lo,.hi}.cc d = (a*b).lo/hi + c, carry-out of the addition;
+ * madc{.lo,.hi}{.cc} d = (a*b).lo/hi + c + CC.CF.  Types .u32 .s32 .u64 .s64;
+ * the carry is that of the unsigned addition of the bit patterns (signed
+ * types only change .hi's product).  CC.CF is per thread (Warp.cc). */
+enum { CARRY_IN = 1, CARRY_OUT = 2 };
+enum { CC_ADD, CC_SUB, CC_MAD_LO, CC_MAD_HI };
+
+static void ex_carry(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A; OPS_B;
+    const uint64_t *c = in->s[2] != -1 ? exec_src(x, w, in->s[2]) : a;
+    PtxType t = (PtxType)in->type;
+    int bits = ptx_type_size(t) * 8;
+    uint64_t wm = lanes_wmask(ptx_type_size(t));
+    uint32_t cf = w->cc, out = 0;
+    LANES(m, {
+        uint64_t A = a[l] & wm, B = b[l] & wm, ci = (in->aux & CARRY_IN) ? (cf >> l) & 1 : 0;
+        uint64_t r, co;
+        if (in->sub == CC_SUB) {
+            /* borrow-out: a < b + borrow-in, compared without overflow */
+            r = (A - B - ci) & wm;
+            co = A < B || (A == B && ci);
+        } else {
+            uint64_t y = B;
+            if (in->sub == CC_MAD_LO)
+                y = (A * B) & wm;
+            else if (in->sub == CC_MAD_HI)
+                y = alu_int_mul_hi(t, A, B) & wm;
+            uint64_t z = in->sub == CC_ADD ? A : c[l] & wm;
+            uint64_t s1 = (z + y) & wm;
+            uint64_t s2 = (s1 + ci) & wm;
+            r = s2;
+            co = (bits == 64 ? s1 < z : (z + y) >> bits) | (s2 < s1);
+        }
+        d[l] = r;
+        out |= (uint32_t)(co & 1) << l;
+    });
+    if (in->aux & CARRY_OUT)
+        w->cc = (cf & ~m) | (out & m);
+}
+
+static SimStatus dec_carry(DecodeCtx *c, PtxType t)
+{
+    SimInst *in = c->in;
+    const char *op = c->pi->opcode;
+    if (t != PTX_T_U32 && t != PTX_T_S32 && t != PTX_T_U64 && t != PTX_T_S64)
+        return dec_fail(c, "carry arithmetic needs .u32, .s32, .u64 or .s64");
+    bool in_c = !strcmp(op, "addc") || !strcmp(op, "subc") || !strcmp(op, "madc");
+    in->aux = (uint8_t)((in_c ? CARRY_IN : 0) | (dec_mod(c, "cc") ? CARRY_OUT : 0));
+    int nsrc = 2;
+    if (op[0] == 'a') {
+        in->sub = CC_ADD;
+    } else if (op[0] == 's') {
+        in->sub = CC_SUB;
+    } else {
+        nsrc = 3;
+        if (dec_mod(c, "lo"))
+            in->sub = CC_MAD_LO;
+        else if (dec_mod(c, "hi"))
+            in->sub = CC_MAD_HI;
+        else
+            return dec_fail(c, "needs .lo or .hi");
+    }
+    if (c->pi->n_opnds != nsrc + 1)
+        return dec_fail(c, "expected %d operands, found %d", nsrc + 1, c->pi->n_opnds);
+    if (dec_dst(c, 0, &in->d))
+        return c->err->status;
+    for (int i = 0; i < nsrc; i++)
+        if (dec_src(c, i + 1, t, &in->s[i]))
+            return c->err->status;
+    in->fn = ex_carry;
+    return SIM_OK;
+}
+
 SimStatus dec_arith(DecodeCtx *c)
 {
     SimInst *in = c->in;
@@ -167,6 +245,11 @@ SimStatus dec_arith(DecodeCtx *c)
     int nsrc = 2;
     static const char *const ignored[] = {"uni", NULL};
     dec_ignore(c, ignored);
+    if (!strcmp(op, "addc") || !strcmp(op, "subc") || !strcmp(op, "madc"))
+        return dec_carry(c, t);
+    for (int k = 0; k < c->pi->n_mods; k++)
+        if (!strcmp(c->pi->mods[k], "cc") && (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mad")))
+            return dec_carry(c, t);
 
     if (t == PTX_T_PRED) { /* and/or/xor/not/mov on predicates */
         int sub;
@@ -207,8 +290,6 @@ SimStatus dec_arith(DecodeCtx *c)
             sub = add ? OP_ADD : OP_SUB;
             fast = is32 ? (add ? ex_add32 : ex_sub32) : is64 ? (add ? ex_add64 : ex_sub64) : NULL;
         }
-        if (dec_mod(c, "cc"))
-            return dec_fail(c, "carry-out (.cc) is not supported yet");
     } else if (!strcmp(op, "mul") || !strcmp(op, "mad")) {
         bool mad = op[1] == 'a';
         nsrc = mad ? 3 : 2;

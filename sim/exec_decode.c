@@ -425,7 +425,7 @@ typedef struct {
 } OpEntry;
 
 static const OpEntry optab[] = {
-    {"add", dec_arith}, {"sub", dec_arith}, {"mul", dec_arith}, {"mad", dec_arith},
+    {"add", dec_arith}, {"sub", dec_arith}, {"addc", dec_arith}, {"subc", dec_arith}, {"madc", dec_arith}, {"mul", dec_arith}, {"mad", dec_arith},
     {"mul24", dec_arith}, {"mad24", dec_arith}, {"div", dec_arith}, {"rem", dec_arith},
     {"abs", dec_arith}, {"neg", dec_arith}, {"min", dec_arith}, {"max", dec_arith},
     {"popc", dec_arith}, {"clz", dec_arith}, {"brev", dec_arith}, {"bfind", dec_arith},

@@ -165,6 +165,8 @@ struct Warp {
     uint32_t syncwait;       /* lanes waiting at a warp-synchronous instruction
                                 (their pc is that instruction) */
     uint32_t syncmask[WARP]; /* each waiting lane's member mask */
+    uint32_t cc;             /* the condition code's carry flag CC.CF, bit per lane
+                                (add.cc, addc, sub.cc, subc, mad.cc, madc) */
     uint32_t spin;           /* backward branches a diverged group took in a row */
     int32_t yield_pc;        /* its: pick the next group above this pc once, -1 */
     uint32_t trace_mask;     /* lanes of the last traced issue */

@@ -247,6 +247,7 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     w->bar_skip = 0;
     w->syncwait = 0;
     w->spin = 0;
+    w->cc = 0;
     w->yield_pc = -1;
     w->trace_mask = 0;
     w->span_start = x->cycle;
