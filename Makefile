@@ -16,18 +16,54 @@ NOT_LIBS := cli/ tests/ build/ scripts/ docs/ traces/ lessons/
 LIBDIRS := $(filter-out $(NOT_LIBS),$(sort $(dir $(wildcard */*.c))))
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror $(OPT) -MMD -MP $(LIBDIRS:%/=-I%) -Ilessons -Icli
 SANFLAGS ?=
-# Package flags are asked for lazily (=, not :=), when the first recipe runs:
-# by then `deps` has installed what was missing on a fresh machine.
-PKGS    := sdl2 SDL2_ttf libpng libedit cmocka zlib
-# The eval makes each a simple variable at its first use, so pkg-config runs once.
-PKGCFLAGS = $(eval PKGCFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKGCFLAGS)
-PKGLIBS   = $(eval PKGLIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null))$(PKGLIBS)
-LDLIBS  += $(PKGLIBS) -lpthread -ldl -lm
+
+# Packages first, then pkg-config: on a fresh Debian machine deps.sh installs
+# what is missing (as root) before anything below asks whether it is there.
+ifeq ($(filter clean help,$(MAKECMDGOALS)),)
+DEPS_RC := $(shell sh scripts/deps.sh >&2; echo $$?)
+ifneq ($(DEPS_RC),0)
+$(error scripts/deps.sh: required packages are missing (see above))
+endif
+endif
+
+# Optional parts, each found with $(PKG_CONFIG) and simply absent when it
+# fails (PKG_CONFIG=false builds the minimal warpsim: C compiler, libc, zlib):
+#   SDL2 + SDL2_ttf + libpng  the visualizer's window and PNG frames (viz/)
+#   libedit                   line editing and completion at the stepper's prompt
+#   cmocka                    the test suite
+#   libxxhash                 XXH64 from the library (launch/hash.c has its own)
+PKG_CONFIG ?= pkg-config
+pc_has = $(shell $(PKG_CONFIG) --exists $(1) 2>/dev/null && echo y)
+HAVE_SDL    := $(if $(and $(call pc_has,sdl2),$(call pc_has,SDL2_ttf),$(call pc_has,libpng)),y)
+HAVE_EDIT   := $(call pc_has,libedit)
+HAVE_CMOCKA := $(call pc_has,cmocka)
+HAVE_XXHASH := $(call pc_has,libxxhash)
+FEATURE_PKGS := $(if $(HAVE_SDL),sdl2 SDL2_ttf libpng) $(if $(HAVE_EDIT),libedit) $(if $(HAVE_XXHASH),libxxhash)
+PKGCFLAGS := $(if $(strip $(FEATURE_PKGS)),$(shell $(PKG_CONFIG) --cflags $(FEATURE_PKGS)))
+PKGLIBS   := $(if $(strip $(FEATURE_PKGS)),$(shell $(PKG_CONFIG) --libs $(FEATURE_PKGS)))
+CFLAGS  += $(if $(HAVE_SDL),-DWARPSIM_HAVE_SDL) $(if $(HAVE_EDIT),-DWARPSIM_HAVE_LIBEDIT) \
+           $(if $(HAVE_XXHASH),-DWARPSIM_HAVE_XXHASH)
+LDLIBS  += $(PKGLIBS) -lz -lpthread -ldl -lm
+TEST_CFLAGS := $(if $(HAVE_CMOCKA),$(shell $(PKG_CONFIG) --cflags cmocka))
+TEST_LIBS   := $(if $(HAVE_CMOCKA),$(shell $(PKG_CONFIG) --libs cmocka))
+
+# Objects depend on this file, rewritten only when the set of features changes,
+# so installing (or losing) a package rebuilds what it affects.
+FEATURES := sdl=$(HAVE_SDL) libedit=$(HAVE_EDIT) xxhash=$(HAVE_XXHASH)
+$(shell mkdir -p $(BUILD); [ "$$(cat $(BUILD)/.features 2>/dev/null)" = "$(FEATURES)" ] || echo "$(FEATURES)" > $(BUILD)/.features)
 
 LESSON_SRCS := $(wildcard lessons/*.c lessons/*/*.c lessons/*/exercise/*.c)
 CLI_SRCS    := $(filter-out cli/main.c,$(wildcard cli/*.c))
 TEST_SRCS   := $(wildcard tests/test_*.c)
 LIB_SRCS    := $(wildcard $(LIBDIRS:%=%*.c)) $(LESSON_SRCS) $(CLI_SRCS)
+# Without SDL2 the visualizer keeps its trace model (plain C) and viz_absent.c
+# answers every drawing call with the package to install.
+VIZ_PLAIN   := viz/viz_model.c viz/viz_query.c viz/viz_options.c
+ifeq ($(HAVE_SDL),y)
+LIB_SRCS    := $(filter-out viz/viz_absent.c,$(LIB_SRCS))
+else
+LIB_SRCS    := $(filter-out $(filter-out $(VIZ_PLAIN) viz/viz_absent.c,$(wildcard viz/*.c)),$(LIB_SRCS))
+endif
 
 LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 TESTS     := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
@@ -36,16 +72,21 @@ BENCHES   := $(BENCH_SRCS:tests/%.c=$(BUILD)/tests/%)
 
 .SECONDARY:
 .PHONY: all test asan ubsan bench help deps lesson1 clean ptx fuzz fuzz-exec fuzz-trace
-all: deps $(BUILD)/warpsim
+all: $(BUILD)/warpsim
 
+# (deps.sh already ran while this Makefile was read; this target is for people.)
 deps:
 	@sh scripts/deps.sh
 
-# Order-only on deps: every compile waits until the packages are there.
-$(BUILD)/obj/%.o: %.c | deps
+$(BUILD)/obj/%.o: %.c $(BUILD)/.features
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) $(SANFLAGS) $(PKGCFLAGS) -c $< -o $@
+
+$(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/.features
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) $(SANFLAGS) $(PKGCFLAGS) $(TEST_CFLAGS) -c $< -o $@
 
 # Floating-point semantics files must not let the compiler assume the default
 # rounding mode: they switch it for .rz/.rm/.rp.
@@ -64,10 +105,17 @@ $(BUILD)/warpsim: $(BUILD)/obj/cli/main.o $(BUILD)/libwarpsim.a
 $(BUILD)/tests/%: $(BUILD)/obj/tests/%.o $(BUILD)/libwarpsim.a
 	@mkdir -p $(dir $@)
 	@echo "  LD      $@"
-	@$(CC) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	@$(CC) $(SANFLAGS) -o $@ $^ $(TEST_LIBS) $(LDLIBS)
 
+ifeq ($(HAVE_CMOCKA),y)
 test: all $(TESTS)
+	@sh tests/minimal_build.sh
 	@sh tests/run_tests.sh $(BUILD) $(TESTS)
+else
+test:
+	@echo "make test: the tests need cmocka; install libcmocka-dev (Debian) and run make test again" >&2
+	@exit 2
+endif
 
 bench: all $(BENCHES)
 	@for b in $(BENCHES); do $$b || exit 1; done

@@ -12,8 +12,7 @@
 #include "report.h"
 #include "xcheck.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "hash.h"
 
 #define SMALL_BYTES 64   /* results this small are always kept */
 
@@ -101,8 +100,8 @@ static void mark_differences(ExploreBuffer *b, const uint8_t *data)
 static bool add_buffer(Explore *e, ExploreBuffer *b, const LaunchBuffer *lb, const char *fk, uint64_t seed)
 {
     size_t bytes = buf_bytes(b);
-    uint64_t h = lb->data ? XXH64(lb->data, bytes, fk[0] ? XXH64(fk, strlen(fk), 0) : 0)
-                          : XXH64(fk, strlen(fk), 0x756e7265616461ull);
+    uint64_t h = lb->data ? hash_xxh64(lb->data, bytes, fk[0] ? hash_xxh64(fk, strlen(fk), 0) : 0)
+                          : hash_xxh64(fk, strlen(fk), 0x756e7265616461ull);
     if (2 * (b->nouts + 1) > b->index_cap && !index_grow(b, b->index_cap ? 2 * b->index_cap : 16))
         return false;
     int s = (int)(h & (uint64_t)(b->index_cap - 1));
@@ -173,7 +172,7 @@ static void add_fault(Explore *e, const DeviceFault *f, const char *fk, uint64_t
 static bool add_text(Explore *e, const char *t, uint64_t seed)
 {
     e->printed_runs++;
-    uint64_t h = XXH64(t, strlen(t), 0);
+    uint64_t h = hash_xxh64(t, strlen(t), 0);
     for (int i = 0; i < e->ntexts; i++)
         if (e->texts[i].hash == h) {
             e->texts[i].count++;

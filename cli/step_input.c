@@ -1,5 +1,7 @@
 /* step_input.c: the stepper's command source (step_input.h): libedit's
- * readline on a terminal, plain lines from a script or a pipe. */
+ * readline on a terminal, plain lines from a script or a pipe.  Built
+ * without libedit, a terminal gets a plain prompt (no editing, history or
+ * completion) and says once which package brings them. */
 #include "step_input.h"
 
 #include <errno.h>
@@ -7,7 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef WARPSIM_HAVE_LIBEDIT
 #include <editline/readline.h>
+#endif
 
 struct StepInput {
     FILE *f;           /* script or piped stdin; NULL: libedit on the terminal */
@@ -19,6 +23,7 @@ struct StepInput {
 };
 
 /* ---- tab completion (libedit's readline emulation) ---------------------------- */
+#ifdef WARPSIM_HAVE_LIBEDIT
 
 static const char *(*completer)(const char *first, int i);
 static char first_word[32];
@@ -48,12 +53,18 @@ static char **complete(const char *text, int start, int end)
     return rl_completion_matches(text, complete_word);
 }
 
+#endif
+
 void step_input_set_completer(StepInput *in, const char *(*word)(const char *first, int i))
 {
     if (in->f)
         return;
+#ifdef WARPSIM_HAVE_LIBEDIT
     completer = word;
     rl_attempted_completion_function = word ? complete : NULL;
+#else
+    (void)word;
+#endif
 }
 
 StepInput *step_input_open(const char *script, FILE *echo, char *msg, size_t cap)
@@ -75,6 +86,11 @@ StepInput *step_input_open(const char *script, FILE *echo, char *msg, size_t cap
     } else if (!isatty(STDIN_FILENO)) {
         in->f = stdin;
     }
+#ifndef WARPSIM_HAVE_LIBEDIT
+    if (!in->f)
+        fprintf(stderr, "warpsim step: built without libedit: no line editing, history or tab completion "
+                        "(install libedit-dev and rebuild)\n");
+#endif
     return in;
 }
 
@@ -105,6 +121,7 @@ static char *trim(char *s)
 const char *step_input_read(StepInput *in, const char *prompt)
 {
     if (!in->f) {
+#ifdef WARPSIM_HAVE_LIBEDIT
         free(in->line);
         in->line = readline(prompt);
         if (!in->line)
@@ -114,6 +131,14 @@ const char *step_input_read(StepInput *in, const char *prompt)
         if (*t)
             add_history(t);
         return t;
+#else
+        fputs(prompt, stdout);
+        fflush(stdout);
+        if (getline(&in->line, &in->cap, stdin) < 0)
+            return NULL;
+        in->lineno++;
+        return trim(in->line);
+#endif
     }
     for (;;) {
         ssize_t n = getline(&in->line, &in->cap, in->f);

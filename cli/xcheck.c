@@ -10,8 +10,7 @@
 #include "occupancy.h"
 #include "source.h"
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
+#include "hash.h"
 
 void xcheck_launch_free(XcheckLaunch *l)
 {
@@ -174,7 +173,7 @@ const XcheckCrit *xcheck_crit_for(const XcheckLaunch *l, int arg)
 
 uint64_t xcheck_hash(const void *data, size_t len)
 {
-    return (uint64_t)XXH64(data, len, 0);
+    return hash_xxh64(data, len, 0);
 }
 
 double xcheck_elem(PtxType t, const uint8_t *d, uint64_t k)

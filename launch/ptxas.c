@@ -7,54 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include "sandbox.h"
 #include "source.h"
-
-/* Run argv, collecting stdout and stderr into a malloc'd string. */
-static char *run_capture(char *const argv[], int *status)
-{
-    int fd[2];
-    if (pipe(fd) != 0)
-        return NULL;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd[0]);
-        close(fd[1]);
-        return NULL;
-    }
-    if (pid == 0) {
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        close(fd[1]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(fd[1]);
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    ssize_t n;
-    while (buf && (n = read(fd[0], buf + len, cap - len - 1)) > 0) {
-        len += (size_t)n;
-        if (cap - len < 1024) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = nb;
-        }
-    }
-    close(fd[0]);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-    if (buf)
-        buf[len] = 0;
-    return buf;
-}
 
 /* Does PTX entry `entry` answer to the name the user gave? */
 static bool kernel_matches(const char *entry, const char *name)
@@ -130,28 +86,41 @@ int ptxas_query(const char *ptx, const char *kernel, const char *sm, int maxrreg
                         "(and --smem-static B).\n");
         return 2;
     }
-    if (access(ptx, R_OK) != 0) {
-        fprintf(stderr, "warpsim: %s: %s\n", ptx, strerror(errno));
+    /* the PTX goes into a private folder under a fixed name (sandbox.h) */
+    char msg[512];
+    Sandbox *sb = sandbox_new("ptxas", msg, sizeof msg);
+    if (!sb || !sandbox_copy_in(sb, ptx, "kernel.ptx", SOURCE_MAX_PTX, msg, sizeof msg)) {
+        fprintf(stderr, "warpsim: %s\n", msg);
+        sandbox_free(sb);
         return 2;
     }
     char maxr[32];
-    char *argv[12];
+    const char *argv[12];
     int n = 0;
     argv[n++] = ptxas;
     argv[n++] = "-v";
     argv[n++] = "--gpu-name";
-    argv[n++] = (char *)sm;
+    argv[n++] = sm;
     if (maxrreg > 0) {
         snprintf(maxr, sizeof maxr, "%d", maxrreg);
         argv[n++] = "--maxrregcount";
         argv[n++] = maxr;
     }
-    argv[n++] = (char *)ptx;
+    argv[n++] = "kernel.ptx";
     argv[n++] = "-o";
     argv[n++] = "/dev/null";
     argv[n] = NULL;
-    int status = 0;
-    char *out = run_capture(argv, &status);
+    SandboxLimits lim;
+    sandbox_limits_default(&lim);
+    SandboxResult res;
+    if (!sandbox_run(sb, argv, &lim, 1 << 20, &res, msg, sizeof msg)) {
+        fprintf(stderr, "warpsim: %s\n", msg);
+        sandbox_free(sb);
+        return 2;
+    }
+    sandbox_free(sb);
+    char *out = res.output;
+    int status = res.end == SANDBOX_EXITED ? res.code : 128;
     if (!out) {
         fprintf(stderr, "warpsim: could not run %s\n", ptxas);
         return 2;

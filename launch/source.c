@@ -1,13 +1,14 @@
 /* source.c: reading .ptx files and compiling .cu files to PTX (source.h). */
 #include "source.h"
 
+#include "sandbox.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 char *source_read_file(const char *path, size_t *len, char *msg, size_t cap)
@@ -94,53 +95,135 @@ static bool ends_with(const char *s, const char *suf)
     return a >= b && !strcmp(s + a - b, suf);
 }
 
+/* A string PTX may carry in quotes, and a person may read: no quotes,
+ * backslashes or control characters. */
+static bool printable_path(const char *p)
+{
+    for (; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f || *p == '"' || *p == '\\')
+            return false;
+    return true;
+}
+
+/* Replace every occurrence of from by to in the malloc'd text *t. */
+static bool replace_all(char **t, size_t *len, const char *from, const char *to)
+{
+    size_t fl = strlen(from), tl = strlen(to), n = 0;
+    for (const char *q = *t; (q = strstr(q, from)); q += fl)
+        n++;
+    if (!n)
+        return true;
+    size_t nl = *len - n * fl + n * tl;
+    char *out = malloc(nl + 1), *o = out;
+    if (!out)
+        return false;
+    const char *q = *t;
+    for (const char *h; (h = strstr(q, from)); q = h + fl) {
+        memcpy(o, q, (size_t)(h - q));
+        o += h - q;
+        memcpy(o, to, tl);
+        o += tl;
+    }
+    strcpy(o, q);
+    free(*t);
+    *t = out;
+    *len = nl;
+    return true;
+}
+
+bool source_arch_valid(const char *arch)
+{
+    if (strncmp(arch, "sm_", 3) || !arch[3])
+        return false;
+    const char *p = arch + 3;
+    while (*p >= '0' && *p <= '9')
+        p++;
+    return p > arch + 3 && p - arch <= 6 && (!*p || ((*p == 'a' || *p == 'f') && !p[1]));
+}
+
 char *source_load_ptx(const char *path, const char *arch, size_t *len, char *msg, size_t cap)
 {
     if (!ends_with(path, ".cu"))
         return source_read_file(path, len, msg, cap);
-    const char *nvcc = source_find_nvcc();
-    if (!nvcc) {
+    if (!source_arch_valid(arch)) {
+        snprintf(msg, cap, "'%s' is not an arch (sm_XX, e.g. sm_90)", arch);
+        return NULL;
+    }
+    const char *found = source_find_nvcc();
+    if (!found) {
         snprintf(msg, cap, "%s: compiling CUDA needs nvcc, which was not found (PATH, $CUDA_HOME/bin, "
                            "/usr/local/cuda/bin); install the CUDA toolkit or pass the .ptx instead", path);
         return NULL;
     }
-    if (access(path, R_OK)) {
-        snprintf(msg, cap, "%s: cannot open: %s", path, strerror(errno));
+    /* nvcc finds its own installation through argv[0]: the full path, never
+     * the bare name (a bare name crashes it when it is not on PATH). */
+    char nvcc[1024];
+    snprintf(nvcc, sizeof nvcc, "%s", found);
+    /* The file goes into a private folder under a fixed name: nvcc hands
+     * paths to its stages through a shell, so a name such as
+     * 'p$(touch x).cu' must never reach it.  Its own folder is linked as
+     * src/ so that #include "sibling.h" still works. */
+    Sandbox *sb = sandbox_new("nvcc", msg, cap);
+    if (!sb)
         return NULL;
-    }
-    char dir[] = "/tmp/warpsim-nvcc-XXXXXX";
-    if (!mkdtemp(dir)) {
-        snprintf(msg, cap, "cannot create a temporary folder: %s", strerror(errno));
-        return NULL;
-    }
-    char out[256], log[256], archarg[64];
-    snprintf(out, sizeof out, "%s/kernel.ptx", dir);
-    snprintf(log, sizeof log, "%s/nvcc.log", dir);
-    snprintf(archarg, sizeof archarg, "-arch=%s", arch);
-    pid_t pid = fork();
-    if (pid == 0) {
-        FILE *lf = freopen(log, "w", stderr);
-        (void)lf;
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        execl(nvcc, "nvcc", "-ptx", "-lineinfo", "-O3", archarg, "-o", out, path, (char *)NULL);
-        _exit(127);
-    }
-    int status = 0;
-    if (pid < 0 || waitpid(pid, &status, 0) < 0)
-        status = -1;
     char *ptx = NULL;
-    if (status == 0) {
-        ptx = source_read_file(out, len, msg, cap);
-    } else {
-        size_t ll = 0;
-        char tmp[64];
-        char *text = source_read_file(log, &ll, tmp, sizeof tmp);
-        snprintf(msg, cap, "%s: nvcc failed:\n%s", path, text && *text ? text : "(no message)\n");
-        free(text);
+    char real[4096];
+    if (!sandbox_copy_in(sb, path, "kernel.cu", SOURCE_MAX_CU, msg, cap))
+        goto done;
+    bool have_src = realpath(path, real) != NULL;
+    if (have_src) {
+        char *slash = strrchr(real, '/');
+        if (slash == real)
+            slash[1] = 0;
+        else if (slash)
+            *slash = 0;
+        have_src = sandbox_link(sb, "src", real, msg, cap);
     }
-    unlink(out);
-    unlink(log);
-    rmdir(dir);
+    char archarg[64];
+    snprintf(archarg, sizeof archarg, "-arch=%s", arch);
+    const char *argv[] = {nvcc, "-ptx", "-lineinfo", "-O3", archarg, "-I", "src", "-o", "kernel.ptx", "kernel.cu", NULL};
+    if (!have_src) {
+        argv[5] = "-o", argv[6] = "kernel.ptx", argv[7] = "kernel.cu", argv[8] = NULL;
+    }
+    SandboxLimits lim;
+    sandbox_limits_default(&lim);
+    SandboxResult r;
+    if (!sandbox_run(sb, argv, &lim, 64 * 1024, &r, msg, cap))
+        goto done;
+    const char *shown = printable_path(path) ? path : "kernel.cu";
+    if (r.end == SANDBOX_EXITED && r.code == 0) {
+        ptx = sandbox_read(sb, "kernel.ptx", SOURCE_MAX_PTX, len, msg, cap);
+        /* .file names the private copy: name the user's file instead, and
+         * headers beside it by their own folder */
+        char from[4200], to[4200];
+        snprintf(from, sizeof from, "%s/kernel.cu", sandbox_dir(sb));
+        if (ptx && !replace_all(&ptx, len, from, shown))
+            goto oom;
+        snprintf(from, sizeof from, "%s/src/", sandbox_dir(sb));
+        snprintf(to, sizeof to, "%s/", have_src && printable_path(real) ? real : ".");
+        if (ptx && !replace_all(&ptx, len, from, to))
+            goto oom;
+    } else {
+        char why[160];
+        /* nvcc names the file as it was given ("kernel.cu(5): error"), now
+         * and then by its full path: both become the user's name */
+        char from[4200];
+        snprintf(from, sizeof from, "%s/kernel.cu", sandbox_dir(sb));
+        size_t ol = r.output_len;
+        if (r.output && replace_all(&r.output, &ol, from, "kernel.cu"))
+            replace_all(&r.output, &ol, "kernel.cu", shown);
+        const char *out = r.output;
+        snprintf(msg, cap, "%s: nvcc failed (%s):\n%s%s", path, sandbox_describe(&r, &lim, why, sizeof why),
+                 out && *out ? out : "(no message)\n", r.output_truncated ? "(output cut)\n" : "");
+    }
+    sandbox_result_free(&r);
+    goto done;
+oom:
+    free(ptx);
+    ptx = NULL;
+    snprintf(msg, cap, "out of memory");
+    sandbox_result_free(&r);
+done:
+    sandbox_free(sb);
     return ptx;
 }

@@ -4,10 +4,18 @@
 #ifndef WARPSIM_SOURCE_H
 #define WARPSIM_SOURCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Read a whole file.  NULL (and msg) when it cannot be read. */
 char *source_read_file(const char *path, size_t *len, char *msg, size_t cap);
+
+/* Largest .cu accepted for compiling, and largest PTX read back. */
+#define SOURCE_MAX_CU (8u << 20)
+#define SOURCE_MAX_PTX (256u << 20)
+
+/* Is arch a compute capability nvcc takes ("sm_90", "sm_90a", "sm_100f")? */
+bool source_arch_valid(const char *arch);
 
 /* PTX text for path (.ptx or .cu) compiled for arch ("sm_90").  For a .cu,
  * compiler diagnostics go into msg (truncated) and NULL is returned when it

@@ -25,6 +25,13 @@
 #include "viz_fixture.h"
 #include "viz_xvfb.h"
 
+/* Drawing tests need the SDL build; the trace-model tests run in any build. */
+#ifdef WARPSIM_HAVE_SDL
+#define NEED_SDL() ((void)0)
+#else
+#define NEED_SDL() skip()
+#endif
+
 static VizHit hits[MAX_HITS];
 
 /* ---- the model beside a naive replay ------------------------------------ */
@@ -222,6 +229,7 @@ static void test_viz_model_atomics_queue_in_order(void **s)
 static void test_viz_gpu_view_colours_the_tile_of_a_resident_block(void **s)
 {
     (void)s;
+    NEED_SDL();
     const char *path = tmp_path("gpu.wst"), *png = tmp_path("gpu.png");
     trace_lesson1("staged_sum", 4, 1000, TRACE_LEVEL_BLOCKS, path);
     VizModel *m = load_ok(path);
@@ -264,6 +272,7 @@ static void test_viz_gpu_view_colours_the_tile_of_a_resident_block(void **s)
 static void test_viz_sm_view_shows_lanes_waiting_at_the_barrier(void **s)
 {
     (void)s;
+    NEED_SDL();
     const char *path = tmp_path("sm.wst"), *png = tmp_path("sm.png");
     trace_lesson1("staged_sum", 2, 512, TRACE_LEVEL_INSTRUCTIONS, path);
     /* the first arrival that waits: the cycle to show */
@@ -307,6 +316,7 @@ static const char conflict_ptx[] =
 static void test_viz_memory_view_stacks_a_32_way_conflict_in_bank_0(void **s)
 {
     (void)s;
+    NEED_SDL();
     const char *path = tmp_path("bank.wst"), *png = tmp_path("bank.png");
     DeviceModule *mod = load_text("conflict.ptx", conflict_ptx);
     DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .trace_path = path, .trace_level = TRACE_LEVEL_MEMORY};
@@ -348,6 +358,7 @@ static void test_viz_memory_view_stacks_a_32_way_conflict_in_bank_0(void **s)
 static void test_viz_memory_view_counts_sectors_of_coalesced_loads(void **s)
 {
     (void)s;
+    NEED_SDL();
     const char *path = tmp_path("sectors.wst"), *png = tmp_path("sectors.png");
     trace_lesson1("staged_sum", 1, 256, TRACE_LEVEL_MEMORY, path);
     VizImage im = {0};
@@ -370,6 +381,7 @@ static void test_viz_memory_view_counts_sectors_of_coalesced_loads(void **s)
 static void test_viz_atomics_view_has_one_entry_per_update(void **s)
 {
     (void)s;
+    NEED_SDL();
     const char *path = tmp_path("queue.wst"), *png = tmp_path("queue.png");
     trace_lesson1("staged_sum", 4, 1000, TRACE_LEVEL_MEMORY, path);
     VizModel *m = load_ok(path);
@@ -403,6 +415,7 @@ static void test_viz_atomics_view_has_one_entry_per_update(void **s)
 static void test_viz_two_traces_side_by_side(void **s)
 {
     (void)s;
+    NEED_SDL();
     const char *a = tmp_path("a.wst"), *b = tmp_path("b.wst"), *png = tmp_path("ab.png");
     trace_lesson1("staged_sum", 4, 1000, TRACE_LEVEL_WARPS, a);
     trace_lesson1("atomic_sum", 4, 1000, TRACE_LEVEL_MEMORY, b);
@@ -442,6 +455,7 @@ static const char nop_ptx[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
 static void test_viz_100000_blocks_load_small_and_fast(void **s)
 {
     (void)s;
+    NEED_SDL();
     const char *path = tmp_path("big.wst"), *png = tmp_path("big.png");
     DeviceModule *mod = load_text("nop.ptx", nop_ptx);
     DeviceLaunch cfg = {.grid = {100000, 1, 1}, .block = {256, 1, 1}, .trace_path = path,
@@ -481,6 +495,7 @@ static void test_viz_100000_blocks_load_small_and_fast(void **s)
 static void test_viz_rejects_missing_corrupt_and_truncated_traces(void **s)
 {
     (void)s;
+    NEED_SDL();
     const char *path = tmp_path("bad.wst"), *png = tmp_path("bad.png");
     VizOptions o;
     viz_options_init(&o);
@@ -546,6 +561,7 @@ static int run_viz(char *out, size_t cap, const char *env, const char *args)
 static void test_viz_command_png_and_errors(void **s)
 {
     (void)s;
+    NEED_SDL();
     static char out[1 << 16];
     char args[1024];
     const char *path = tmp_path("cli.wst"), *png = tmp_path("cli.png");
@@ -585,6 +601,10 @@ static void test_viz_command_png_and_errors(void **s)
     assert_int_equal(run_viz(out, sizeof out, "env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=x11", path), 2);
     assert_non_null(strstr(out, "no display"));
     assert_non_null(strstr(out, "--png"));
+    /* and with no video driver chosen either: SDL would fall back to its
+     * invisible offscreen driver and the window would wait forever */
+    assert_int_equal(run_viz(out, sizeof out, "env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER", path), 2);
+    assert_non_null(strstr(out, "no display (set DISPLAY, or use --png OUT.png)"));
     snprintf(args, sizeof args, "%s --script 'key banana'", path);
     assert_int_equal(run_viz(out, sizeof out, "", args), 2);
     assert_non_null(strstr(out, "key banana"));
@@ -597,6 +617,7 @@ static void test_viz_command_png_and_errors(void **s)
 static void test_viz_window_under_xvfb_steps_scrubs_zooms_and_switches_view(void **s)
 {
     (void)s;
+    NEED_SDL();
     if (!xvfb_have("Xvfb") || !xvfb_have("xwd")) {
         printf("skip: Xvfb or xwd is not installed (apt-get install xvfb x11-apps); the window was not tested\n");
         skip();
@@ -688,6 +709,7 @@ static void test_viz_window_under_xvfb_steps_scrubs_zooms_and_switches_view(void
 static void test_viz_draws_every_trace_of_the_fuzz_corpus(void **s)
 {
     (void)s;
+    NEED_SDL();
     const char *dir = "tests/corpus/trace", *path = tmp_path("corpus.wst"), *png = tmp_path("corpus.png");
     DIR *dp = opendir(dir);
     if (!dp)
@@ -737,6 +759,22 @@ static void test_viz_draws_every_trace_of_the_fuzz_corpus(void **s)
     unlink(png);
 }
 
+#ifndef WARPSIM_HAVE_SDL
+/* A warpsim built without SDL2 says which packages bring the visualizer. */
+static void test_viz_without_sdl_names_the_packages(void **s)
+{
+    (void)s;
+    static char out[4096];
+    const char *path = tmp_path("absent.wst");
+    trace_lesson1("staged_sum", 2, 512, TRACE_LEVEL_BLOCKS, path);
+    char args[1024];
+    snprintf(args, sizeof args, "%s --png %s", path, tmp_path("absent.png"));
+    assert_int_equal(run_viz(out, sizeof out, "", args), 2);
+    assert_non_null(strstr(out, "built without SDL2; install libsdl2-dev libsdl2-ttf-dev"));
+    unlink(path);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -755,6 +793,9 @@ int main(void)
         T(test_viz_command_png_and_errors),
         T(test_viz_draws_every_trace_of_the_fuzz_corpus),
         T(test_viz_window_under_xvfb_steps_scrubs_zooms_and_switches_view),
+#ifndef WARPSIM_HAVE_SDL
+        T(test_viz_without_sdl_names_the_packages),
+#endif
 #undef T
     };
     return cmocka_run_group_tests(tests, harness_setup_sim, harness_teardown);

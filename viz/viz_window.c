@@ -289,6 +289,17 @@ static void handle(Ui *u, const SDL_Event *e)
 
 /* ---- the window ------------------------------------------------------------- */
 
+static bool display_present(void)
+{
+    const char *vars[] = {"DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && *v)
+            return true;
+    }
+    return false;
+}
+
 int viz_window_opts(const VizOptions *o, char *msg, size_t cap)
 {
     SimError err;
@@ -311,6 +322,13 @@ int viz_window_opts(const VizOptions *o, char *msg, size_t cap)
         goto done;
     }
     state = true;
+    /* With no display SDL falls back to its offscreen driver and the window
+     * exists nowhere: an invisible, endless session.  Refuse it instead, unless
+     * the caller chose a driver on purpose (SDL_VIDEODRIVER). */
+    if (!display_present()) {
+        snprintf(msg, cap, "no display (set DISPLAY, or use --png OUT.png)");
+        goto done;
+    }
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
         snprintf(msg, cap, "no display available (SDL: %s); render a frame without one with --png OUT.png",
                  SDL_GetError());
