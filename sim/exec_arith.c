@@ -546,6 +546,9 @@ SimStatus dec_cmp(DecodeCtx *c)
         return dec_fail(c, "wrong number of type modifiers");
     PtxType st = is_set ? ts[1] : ts[0];
     in->type = (uint8_t)st;
+    if (st == PTX_T_F16X2 || st == PTX_T_BF16X2 || st == PTX_T_F16 || st == PTX_T_BF16 ||
+        (is_set && (ts[0] == PTX_T_F16 || ts[0] == PTX_T_BF16 || ts[0] == PTX_T_F16X2 || ts[0] == PTX_T_BF16X2)))
+        return dec_half_cmp(c, is_set, ts[0], st);
     if (st == PTX_T_PRED || ptx_type_size(st) > 8 || st == PTX_T_F16X2 || st == PTX_T_BF16X2)
         return dec_fail(c, "type .%s is not supported", ptx_type_name(st));
     int k = 1;

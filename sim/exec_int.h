@@ -426,6 +426,15 @@ SimStatus dec_mem(DecodeCtx *c);     /* exec_mem.c: ld st atom red cp.async */
 SimStatus dec_ctrl(DecodeCtx *c);    /* exec_ctrl.c: bra ret exit call bar */
 SimStatus dec_warp(DecodeCtx *c);    /* exec_warp.c: shfl vote match redux */
 SimStatus dec_async(DecodeCtx *c);   /* exec_async.c: cp.async, mbarrier */
+/* exec_half.c: f16/f16x2/bf16/bf16x2 arithmetic of type t (its type
+ * modifier already taken), and set/setp comparing halves (is_set: set with
+ * destination type dt; st the source type) */
+SimStatus dec_half(DecodeCtx *c, PtxType t);
+SimStatus dec_half_cmp(DecodeCtx *c, bool is_set, PtxType dt, PtxType st);
+/* A cvt result h of half type dt after .relu (negative -> +0, NaN -> the
+ * canonical NaN) and .satfinite (infinity -> the largest finite value of its
+ * sign, NaN -> the canonical NaN). */
+uint32_t exec_half_post(PtxType dt, uint32_t h, bool relu, bool satfinite);
 
 /* ---- running (exec_run.c) ---------------------------------------------- */
 /* Launch function fidx of prog.  Returns SIM_OK or SIM_ERR_FAULT.  trace:

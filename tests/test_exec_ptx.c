@@ -188,6 +188,136 @@ static void test_ptx_sinf_cosf_of_large_arguments_within_two_ulp(void **s)
     }
 }
 
+/* ---- half and bfloat16 -------------------------------------------------- */
+
+/* The value of a finite f16 (mb 10, bias 15) or bf16 (mb 7, bias 127)
+ * pattern, as a double (exact). */
+static double half_value(uint32_t h, int mb, int eb, int bias)
+{
+    uint32_t ex = (h >> mb) & ((1u << eb) - 1), fr = h & ((1u << mb) - 1);
+    double v = ex ? ldexp((double)(fr | 1u << mb), (int)ex - bias - mb) : ldexp((double)fr, 1 - bias - mb);
+    return (h >> (mb + eb)) & 1 ? -v : v;
+}
+
+/* Reference rounding to nearest even by search: the two neighbouring
+ * patterns of the ordered positive range, the nearer wins, a tie goes to
+ * the even pattern; the infinity pattern stands for the value one ulp past
+ * the largest finite (IEEE 754 overflow rule).  NaN: 0x7fff. */
+static uint32_t ref_round(double v, int mb, int eb, int bias)
+{
+    if (v != v)
+        return 0x7fff;
+    uint32_t sign = v < 0 || (v == 0 && signbit(v)) ? 1u << (mb + eb) : 0;
+    double a = fabs(v);
+    uint32_t inf = ((1u << eb) - 1) << mb;
+    double top = half_value(inf - 1, mb, eb, bias) + ldexp(1.0, (1 << eb) - 2 - bias - mb);
+    if (a >= top || isinf(a))
+        return sign | inf;
+    uint32_t lo = 0, hi = inf; /* value(lo) <= a < value(hi) (hi may be the "infinity" stand-in) */
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (half_value(mid, mb, eb, bias) <= a)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    double vl = half_value(lo, mb, eb, bias), vh = hi == inf ? top : half_value(hi, mb, eb, bias);
+    uint32_t r = a - vl < vh - a ? lo : a - vl > vh - a ? hi : (lo & 1 ? hi : lo);
+    return sign | r;
+}
+
+static bool is_half_nan(uint32_t h, int mb, int eb)
+{
+    return ((h >> mb) & ((1u << eb) - 1)) == (1u << eb) - 1 && (h & ((1u << mb) - 1));
+}
+
+/* add/sub/mul of f16x2 and bf16x2, each half on its own, against the
+ * search reference (double holds these sums and products exactly or, for
+ * far-apart addends, rounds them to the larger, which is its own answer);
+ * cvt.rn.f16x2.f32 puts a in the upper half; .relu and .satfinite. */
+static void test_ptx_f16x2_bf16x2_arithmetic_and_packing_against_c_reference(void **s)
+{
+    (void)s;
+    const char *text =
+        PTX_HEAD
+        ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 po)\n{\n"
+        ".reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n.reg .f32 %f<4>;\n"
+        "ld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [pb];\nld.param.u64 %rd3, [po];\n"
+        "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd4, %r1, 4;\nadd.s64 %rd5, %rd1, %rd4;\nadd.s64 %rd6, %rd2, %rd4;\n"
+        "ld.global.u32 %r2, [%rd5];\nld.global.u32 %r3, [%rd6];\n"
+        "add.f16x2 %r4, %r2, %r3;\nsub.f16x2 %r5, %r2, %r3;\nmul.f16x2 %r6, %r2, %r3;\n"
+        "add.rn.bf16x2 %r7, %r2, %r3;\nmul.rn.bf16x2 %r8, %r2, %r3;\nsub.rn.bf16x2 %r9, %r2, %r3;\n"
+        "mov.b32 %f1, %r2;\nmov.b32 %f2, %r3;\n"
+        "cvt.rn.f16x2.f32 %r10, %f1, %f2;\ncvt.rn.bf16x2.f32 %r11, %f1, %f2;\n"
+        "cvt.rn.relu.f16x2.f32 %r12, %f1, %f2;\ncvt.rn.satfinite.bf16x2.f32 %r13, %f1, %f2;\n"
+        "mul.wide.u32 %rd4, %r1, 48;\nadd.s64 %rd7, %rd3, %rd4;\n"
+        "st.global.v4.u32 [%rd7], {%r4, %r5, %r6, %r7};\nst.global.v4.u32 [%rd7+16], {%r8, %r9, %r10, %r11};\n"
+        "st.global.v2.u32 [%rd7+32], {%r12, %r13};\nret;\n}\n";
+    enum { N = 1024 };
+    static uint32_t a[N], b[N], out[12 * N];
+    for (int i = 0; i < N; i++) {
+        uint64_t r = rnd64();
+        a[i] = (uint32_t)r;
+        b[i] = (uint32_t)(r >> 32);
+        if (i % 4 == 1) /* nearby exponents: cancellation and rounding at every position */
+            b[i] = a[i] ^ (uint32_t)(r >> 40 & 0x00ff00ff);
+    }
+    a[0] = 0x3c003c00; b[0] = 0x3c00bc00; /* hand-checked below */
+    DeviceModule *m = load_text("half.ptx", text);
+    DevicePtr da = up(a, sizeof a), db = up(b, sizeof b), dout = dalloc(sizeof out);
+    void *args[] = {&da, &db, &dout};
+    launch(m, "k", 1, N, args); /* one block: the kernel indexes by %tid.x */
+    down(out, dout, sizeof out);
+    /* low halves 1 + -1 = +0, high halves 1 + 1 = 2 (0x4000) */
+    assert_int_equal(out[0], 0x40000000);
+    for (int i = 0; i < N; i++) {
+        const uint32_t *o = out + 12 * i;
+        for (int h = 0; h < 2; h++) {
+            uint32_t x = a[i] >> (16 * h) & 0xffff, y = b[i] >> (16 * h) & 0xffff;
+            int fmb[2] = {10, 7}, feb[2] = {5, 8}, fbias[2] = {15, 127};
+            for (int f = 0; f < 2; f++) {
+                int mb = fmb[f], eb = feb[f], bias = fbias[f];
+                bool nan_in = is_half_nan(x, mb, eb) || is_half_nan(y, mb, eb);
+                double vx = half_value(x, mb, eb, bias), vy = half_value(y, mb, eb, bias);
+                if (((x >> mb) & ((1u << eb) - 1)) == (1u << eb) - 1 && !nan_in)
+                    vx = x >> (mb + eb) ? -INFINITY : INFINITY;
+                if (((y >> mb) & ((1u << eb) - 1)) == (1u << eb) - 1 && !nan_in)
+                    vy = y >> (mb + eb) ? -INFINITY : INFINITY;
+                double sum = nan_in ? NAN : vx + vy, dif = nan_in ? NAN : vx - vy, prod = nan_in ? NAN : vx * vy;
+                uint32_t want[3] = {ref_round(sum, mb, eb, bias), ref_round(dif, mb, eb, bias),
+                                    ref_round(prod, mb, eb, bias)};
+                uint32_t got[3] = {f ? o[3] : o[0], f ? o[5] : o[1], f ? o[4] : o[2]};
+                for (int k = 0; k < 3; k++) {
+                    uint32_t g = got[k] >> (16 * h) & 0xffff;
+                    if (g != want[k])
+                        fail_msg("%s %s of %04x and %04x: %04x, want %04x", f ? "bf16" : "f16",
+                                 k == 0 ? "add" : k == 1 ? "sub" : "mul", x, y, g, want[k]);
+                }
+            }
+        }
+        /* cvt.rn.f16x2.f32 d, a, b: a (the first source) in the upper half */
+        float fa, fb;
+        memcpy(&fa, &a[i], 4);
+        memcpy(&fb, &b[i], 4);
+        uint32_t wf = ref_round(fb, 10, 5, 15) | ref_round(fa, 10, 5, 15) << 16;
+        uint32_t wb = ref_round(fb, 7, 8, 127) | ref_round(fa, 7, 8, 127) << 16;
+        if (o[6] != wf || o[7] != wb)
+            fail_msg("cvt of %a, %a: f16x2 %08x (want %08x), bf16x2 %08x (want %08x)", (double)fa, (double)fb, o[6],
+                     wf, o[7], wb);
+        for (int h = 0; h < 2; h++) {
+            float v = h ? fa : fb;
+            uint32_t relu = o[8] >> (16 * h) & 0xffff, sf = o[9] >> (16 * h) & 0xffff;
+            uint32_t r = ref_round(v, 10, 5, 15);
+            uint32_t want_relu = v != v ? 0x7fff : (r & 0x8000) ? 0 : r;
+            uint32_t rb = ref_round(v, 7, 8, 127);
+            uint32_t want_sf = v != v ? 0x7fff : (rb & 0x7fff) == 0x7f80 ? rb - 1 : rb;
+            if (relu != want_relu || sf != want_sf)
+                fail_msg("%a: relu f16 %04x (want %04x), satfinite bf16 %04x (want %04x)", (double)v, relu,
+                         want_relu, sf, want_sf);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -196,6 +326,7 @@ int main(void)
         T(test_ptx_add_sub_128_through_carry_flag),
         T(test_ptx_mad_cc_madc_64x64_multiply_and_u64_carries),
         T(test_ptx_sinf_cosf_of_large_arguments_within_two_ulp),
+        T(test_ptx_f16x2_bf16x2_arithmetic_and_packing_against_c_reference),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
