@@ -194,6 +194,19 @@ SimStatus dec_ctrl(DecodeCtx *c)
         in->fn = ex_trap;
         return SIM_OK;
     }
+    if (!strcmp(op, "griddepcontrol")) {
+        /* programmatic dependent launch (PTX ISA, griddepcontrol, sm_90):
+         * .wait waits for the grids this one depends on, which in the
+         * simulator have finished before it starts (launches run one after
+         * another); .launch_dependents lets a dependent grid start early, a
+         * scheduling hint.  Both change no value here. */
+        if (!dec_mod(c, "wait") && !dec_mod(c, "launch_dependents"))
+            return dec_fail(c, "needs .wait or .launch_dependents");
+        if (c->pi->n_opnds)
+            return dec_fail(c, "takes no operands");
+        in->fn = ex_nothing;
+        return SIM_OK;
+    }
     if (!strcmp(op, "membar") || !strcmp(op, "fence") || !strcmp(op, "brkpt") ||
         !strcmp(op, "nanosleep") || !strcmp(op, "pmevent")) {
         static const char *const fences[] = {"cta", "gl", "sys", "gpu", "cluster", "sc", "acq_rel",

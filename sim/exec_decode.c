@@ -294,8 +294,12 @@ SimStatus dec_src(DecodeCtx *c, int i, PtxType type, int32_t *out)
         int sp;
         if (!dec_var(c, o, &a, &sp))
             return dec_fail(c, "bad variable operand");
-        if (sp == PTX_SPACE_PARAM || sp == SPACE_TPARAM)
-            return dec_fail(c, "taking the address of a .param variable");
+        /* a kernel parameter's address is its offset in the parameter
+         * space (__grid_constant__ parameters are read through it, PTX ISA
+         * 5.1.6.1 "Kernel Function Parameters"); a .func parameter has no
+         * address the simulator can give */
+        if (sp == SPACE_TPARAM)
+            return dec_fail(c, "taking the address of a .func or call .param variable");
         *out = dec_konst(c, a + (uint64_t)o->ival);
         return SIM_OK;
     }
@@ -440,11 +444,12 @@ static const OpEntry optab[] = {
     {"mov", dec_mov}, {"cvta", dec_mov},
     {"ld", dec_mem}, {"ldu", dec_mem}, {"st", dec_mem}, {"atom", dec_mem}, {"red", dec_mem},
     {"cp", dec_async}, {"mbarrier", dec_async}, {"prefetch", dec_mem}, {"prefetchu", dec_mem},
+    {"createpolicy", dec_mem}, {"applypriority", dec_mem}, {"discard", dec_mem}, {"griddepcontrol", dec_ctrl},
     {"bra", dec_ctrl}, {"ret", dec_ctrl}, {"exit", dec_ctrl}, {"call", dec_ctrl},
     {"bar", dec_ctrl}, {"barrier", dec_ctrl}, {"membar", dec_ctrl}, {"fence", dec_ctrl},
     {"trap", dec_ctrl}, {"brkpt", dec_ctrl}, {"nanosleep", dec_ctrl}, {"pmevent", dec_ctrl},
     {"shfl", dec_warp}, {"vote", dec_warp}, {"match", dec_warp}, {"redux", dec_warp},
-    {"activemask", dec_warp},
+    {"activemask", dec_warp}, {"elect", dec_warp},
 };
 
 static DecodeFn find_decoder(const char *op, const PtxInst *pi)
@@ -500,7 +505,7 @@ static SimStatus decode_inst(DecodeCtx *c)
     if (!in->fn)
         return dec_fail(c, "no handler");
     static const char *const shows[] = {"atom", "red", "cp", "mbarrier", "bar", "barrier", "shfl", "vote",
-                                        "match", "redux", NULL};
+                                        "match", "redux", "elect", NULL};
     for (const char *const *o = shows; *o; o++)
         if (!strcmp(pi->opcode, *o))
             in->visible = 1;

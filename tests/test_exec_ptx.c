@@ -318,6 +318,102 @@ static void test_ptx_f16x2_bf16x2_arithmetic_and_packing_against_c_reference(voi
     }
 }
 
+/* ---- sm_90 instructions that used to be refused -------------------------- */
+
+/* elect.sync d|p, membermask: the lowest lane of the mask that executes it
+ * leads (what an H100 does), every lane gets its id; lanes of a diverged
+ * warp elect among themselves. */
+static void test_ptx_elect_sync_picks_lowest_lane_of_mask_in_divergent_code(void **s)
+{
+    (void)s;
+    const char *text =
+        PTX_HEAD
+        ".visible .entry k(.param .u64 po)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [po];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+        "and.b32 %r2, %r1, 3;\nsetp.ne.u32 %p1, %r2, 0;\n@%p1 bra $odd;\n"
+        "elect.sync %r3|%p2, 0x11111111;\nbra $join;\n"
+        "$odd:\nelect.sync %r3|%p2, 0xeeeeeeee;\n"
+        "$join:\nselp.u32 %r4, 256, 0, %p2;\nor.b32 %r5, %r3, %r4;\nst.global.u32 [%rd3], %r5;\nret;\n}\n";
+    DeviceModule *m = load_text("elect.ptx", text);
+    uint32_t out[64];
+    DevicePtr d = dalloc(sizeof out);
+    void *args[] = {&d};
+    launch(m, "k", 1, 64, args);
+    down(out, d, sizeof out);
+    for (int t = 0; t < 64; t++) {
+        int lane = t % 32, leader = lane % 4 == 0 ? 0 : 1; /* lowest lane of each group */
+        uint32_t want = (uint32_t)leader | (lane == leader ? 256u : 0u);
+        if (out[t] != want)
+            fail_msg("thread %d: %#x, want %#x", t, out[t], want);
+    }
+}
+
+/* createpolicy, ld with .L2::cache_hint, applypriority, discard.global.L2
+ * and griddepcontrol change no value; discard checks its 128 bytes. */
+static void test_ptx_cache_policy_hints_and_griddepcontrol_run_and_discard_checks_alignment(void **s)
+{
+    (void)s;
+    char text[2048];
+    const char *body =
+        "createpolicy.fractional.L2::evict_last.b64 %rd4, 1.0;\n"
+        "ld.global.L2::cache_hint.u32 %r1, [%rd1], %rd4;\n"
+        "griddepcontrol.wait;\n"
+        "applypriority.global.L2::evict_normal [%rd1], 128;\n"
+        "add.s64 %rd5, %rd1, %rd2;\n"
+        "discard.global.L2 [%rd5], 128;\n"
+        "add.u32 %r1, %r1, 1;\nst.global.u32 [%rd1], %r1;\n"
+        "griddepcontrol.launch_dependents;\nret;\n";
+    snprintf(text, sizeof text,
+             PTX_HEAD ".visible .entry k(.param .u64 pa, .param .u64 poff)\n{\n.reg .b32 %%r<4>;\n.reg .b64 %%rd<8>;\n"
+             "ld.param.u64 %%rd1, [pa];\nld.param.u64 %%rd2, [poff];\n%s}\n", body);
+    DeviceModule *m = load_text("hints.ptx", text);
+    uint32_t v[64] = {41};
+    DevicePtr d = up(v, sizeof v);
+    uint64_t off = 128;
+    void *args[] = {&d, &off};
+    launch(m, "k", 1, 1, args);
+    down(v, d, sizeof v);
+    assert_int_equal(v[0], 42);
+    SIM_ONLY({
+        /* discard of a line that is not 128-byte aligned: a clear fault */
+        off = 4;
+        SimError err;
+        DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .inst_budget = 1000};
+        assert_int_equal(device_launch(m, "k", &cfg, args, NULL, &fault, &err), SIM_ERR_FAULT);
+        assert_string_equal(fault.kind, "misaligned");
+        assert_non_null(strstr(fault.msg, "discard.global.L2"));
+    });
+}
+
+/* __grid_constant__: the kernel takes its parameter's address (mov of the
+ * .param name) and reads it with ld.param through a register; past the
+ * parameters is out of bounds. */
+static void test_ptx_grid_constant_parameter_read_through_its_address(void **s)
+{
+    (void)s;
+    const char *text =
+        PTX_HEAD
+        ".visible .entry k(.param .align 4 .b8 p0[16], .param .u64 po, .param .u32 pi)\n{\n"
+        ".reg .b32 %r<6>;\n.reg .b64 %rd<8>;\n"
+        "mov.b64 %rd1, p0;\nld.param.u64 %rd2, [po];\nld.param.u32 %r1, [pi];\n"
+        "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\nld.param.u32 %r2, [%rd4];\n"
+        "st.global.u32 [%rd2], %r2;\nret;\n}\n";
+    DeviceModule *m = load_text("gc.ptx", text);
+    uint32_t p0[4] = {11, 22, 33, 44}, out = 0, idx = 2;
+    DevicePtr d = dalloc(4);
+    void *args[] = {p0, &d, &idx};
+    launch(m, "k", 1, 1, args);
+    down(&out, d, 4);
+    assert_int_equal(out, 33);
+    SIM_ONLY({
+        idx = 1000; /* 4000 bytes past the parameters */
+        SimError err;
+        DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .inst_budget = 1000};
+        assert_int_equal(device_launch(m, "k", &cfg, args, NULL, &fault, &err), SIM_ERR_FAULT);
+        assert_string_equal(fault.kind, "out-of-bounds");
+    });
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +423,9 @@ int main(void)
         T(test_ptx_mad_cc_madc_64x64_multiply_and_u64_carries),
         T(test_ptx_sinf_cosf_of_large_arguments_within_two_ulp),
         T(test_ptx_f16x2_bf16x2_arithmetic_and_packing_against_c_reference),
+        T(test_ptx_elect_sync_picks_lowest_lane_of_mask_in_divergent_code),
+        T(test_ptx_cache_policy_hints_and_griddepcontrol_run_and_discard_checks_alignment),
+        T(test_ptx_grid_constant_parameter_read_through_its_address),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
