@@ -52,7 +52,8 @@ typedef struct {
 
 /* Why a launch stopped early.  kind is a short word: "out-of-bounds",
  * "misaligned", "barrier-divergence", "deadlock", "budget-exceeded", "trap",
- * "unsupported", "illegal-address" (gpu). */
+ * "unsupported", "stack-overflow" (recursion deeper than the call stack),
+ * "illegal-address" (gpu). */
 typedef struct {
     bool faulted;
     char kind[32];

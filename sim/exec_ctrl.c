@@ -27,6 +27,40 @@ static void ex_exit(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     lanes_exit(x, w, m);
 }
 
+/* Recursion (PTX ISA 7.2 "Function declarations and definitions": a .func
+ * may call itself).  Registers, parameters and .local variables belong to a
+ * function, not to one activation, so a call of a recursive function first
+ * pushes the callee's copies for the lane (registers, predicate bits, its
+ * .param and return bytes, its .local range) on the lane's stack, and its
+ * return pops them after handing over the results. */
+static void frame_move(Exec *x, Warp *w, int l, const SimFuncInfo *fi, uint8_t *s, bool save)
+{
+    SimProgram *p = x->prog;
+    for (int k = 0; k < fi->n_vals; k++, s += 8) {
+        uint64_t *r = &w->r[(int64_t)(fi->reg_base + k) * WARP + l];
+        if (save) memcpy(s, r, 8); else memcpy(r, s, 8);
+    }
+    for (int k = 0; k < fi->n_preds; k++) {
+        uint32_t *pr = &w->p[fi->pred_base + k];
+        if (save) {
+            if (k % 8 == 0) s[k / 8] = 0;
+            s[k / 8] |= (uint8_t)((*pr >> l & 1) << (k % 8));
+        } else {
+            *pr = (*pr & ~(1u << l)) | (uint32_t)(s[k / 8] >> (k % 8) & 1) << l;
+        }
+    }
+    s += (fi->n_preds + 7) / 8;
+    uint8_t *tp = w->blk->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
+    for (int i = 0; i < fi->nparams + fi->nrets; i++) {
+        uint8_t *q = tp + (i < fi->nparams ? fi->param_off[i] : fi->ret_off[i - fi->nparams]);
+        size_t n = (size_t)(i < fi->nparams ? fi->param_size[i] : fi->ret_size[i - fi->nparams]);
+        if (save) memcpy(s, q, n); else memcpy(q, s, n);
+        s += n;
+    }
+    uint8_t *lp = w->blk->local + (uint64_t)exec_tid(w, l) * p->local_size + fi->local_lo;
+    if (save) memcpy(s, lp, fi->local_hi - fi->local_lo); else memcpy(lp, s, fi->local_hi - fi->local_lo);
+}
+
 static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     (void)in;
@@ -42,6 +76,11 @@ static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         uint8_t *tp = w->blk->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
         for (int k = 0; k < sc->n_rets; k++)
             memmove(tp + sc->ret_dst[k], tp + sc->ret_src[k], (size_t)sc->ret_size[k]);
+        const SimFuncInfo *fi = &p->funcs[sc->callee];
+        if (fi->recursive) { /* the caller's copies back */
+            w->stack_sp[l] -= fi->frame_bytes;
+            frame_move(x, w, l, fi, w->stack + (uint64_t)l * EXEC_STACK_BYTES + w->stack_sp[l], false);
+        }
         w->pc[l] = callpc + 1;
     }
 }
@@ -82,8 +121,26 @@ static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             continue;
         }
         if (w->callsp[l] >= MAX_CALL_DEPTH) {
-            exec_fault(x, w, in, l, "trap", 0, "call depth exceeds %d", MAX_CALL_DEPTH);
+            exec_fault(x, w, in, l, "stack-overflow", 0,
+                       "call depth exceeds %d, the simulator's call stack (on hardware the limit is the "
+                       "per-thread stack, cudaLimitStackSize)", MAX_CALL_DEPTH);
             return;
+        }
+        const SimFuncInfo *fi = &p->funcs[sc->callee];
+        if (fi->recursive) {
+            if (!w->stack && !(w->stack = malloc((size_t)WARP * EXEC_STACK_BYTES))) {
+                exec_fault(x, w, in, l, "stack-overflow", 0, "out of host memory for the call stack");
+                return;
+            }
+            if (w->stack_sp[l] + fi->frame_bytes > EXEC_STACK_BYTES) {
+                exec_fault(x, w, in, l, "stack-overflow", 0,
+                           "recursion in %s is too deep: its %u saved frames fill the %d bytes of the "
+                           "simulator's per-thread call stack", x->prog->ptx->funcs[sc->callee].name,
+                           w->stack_sp[l] / fi->frame_bytes, EXEC_STACK_BYTES);
+                return;
+            }
+            frame_move(x, w, l, fi, w->stack + (uint64_t)l * EXEC_STACK_BYTES + w->stack_sp[l], true);
+            w->stack_sp[l] += fi->frame_bytes;
         }
         for (int k = 0; k < sc->n_args; k++)
             memmove(tp + sc->arg_dst[k], tp + sc->arg_src[k], (size_t)sc->arg_size[k]);

@@ -694,8 +694,11 @@ static SimStatus layout(SimProgram *p, Memory *mem, SimError *err)
                 break;
             case PTX_SPACE_LOCAL:
                 local = align_up(local, al);
+                if (fi->local_lo == fi->local_hi)
+                    fi->local_lo = local;
                 *o = local;
                 local += v->size;
+                fi->local_hi = local;
                 fi->local_size += v->size;
                 break;
             case PTX_SPACE_PARAM:
@@ -759,7 +762,7 @@ static SimStatus layout(SimProgram *p, Memory *mem, SimError *err)
     return SIM_OK;
 }
 
-/* ---- recursion check: calls are not re-entrant (registers are per function) */
+/* ---- recursion: a function that can reach itself saves its frame per call */
 static bool calls_reach(const PtxModule *m, int from, int target, int depth, char *seen)
 {
     if (depth > m->n_funcs)
@@ -826,17 +829,7 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err_out)
         char *seen = calloc((size_t)ptx->n_funcs + 1, 1);
         bool rec = seen && calls_reach(ptx, f, f, 0, seen);
         free(seen);
-        if (rec && !ptx->funcs[f].is_extern) {
-            SimError e;
-            sim_error_set(&e, SIM_ERR_UNSUPPORTED, ptx->path, ptx->funcs[f].line, 0,
-                          "function %s is recursive; the simulator runs calls without a register stack "
-                          "and does not support recursion", ptx->funcs[f].name);
-            if (!(p->funcs[f].unsup = malloc(sizeof e))) {
-                sim_error_set(err, SIM_ERR_NOMEM, ptx->path, 0, 0, "out of memory");
-                goto fail;
-            }
-            *p->funcs[f].unsup = e;
-        }
+        p->funcs[f].recursive = rec && !ptx->funcs[f].is_extern;
     }
     p->n_regs = SLOT_COUNT;
     p->n_insts = pc;
@@ -851,6 +844,29 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err_out)
                 slots[r] = p->n_preds++;
             else
                 slots[r] = p->n_regs++;
+        }
+        SimFuncInfo *sfi = &p->funcs[f];
+        sfi->n_vals = p->n_regs - sfi->reg_base;
+        sfi->n_preds = p->n_preds - sfi->pred_base;
+        if (sfi->recursive) { /* what exec_ctrl.c's call saves: registers, predicate bits, params, results, .local */
+            uint64_t fb = (uint64_t)sfi->n_vals * 8 + (uint64_t)(sfi->n_preds + 7) / 8 + sfi->local_hi - sfi->local_lo;
+            for (int i = 0; i < sfi->nparams; i++)
+                fb += (uint64_t)sfi->param_size[i];
+            for (int i = 0; i < sfi->nrets; i++)
+                fb += (uint64_t)sfi->ret_size[i];
+            if (fb > EXEC_STACK_BYTES) {
+                SimError e;
+                sim_error_set(&e, SIM_ERR_UNSUPPORTED, ptx->path, fn->line, 0,
+                              "recursive function %s needs %llu bytes a call, more than the %d bytes of the "
+                              "simulator's per-thread call stack", fn->name, (unsigned long long)fb,
+                              EXEC_STACK_BYTES);
+                if (!(sfi->unsup = malloc(sizeof e))) {
+                    sim_error_set(err, SIM_ERR_NOMEM, ptx->path, 0, 0, "out of memory");
+                    goto fail;
+                }
+                *sfi->unsup = e;
+            }
+            sfi->frame_bytes = (uint32_t)(fb > EXEC_STACK_BYTES ? EXEC_STACK_BYTES + 1 : fb);
         }
         DecodeCtx c = {.p = p, .m = ptx, .fi = f, .f = fn, .slot = slots, .err = err};
         int base = p->funcs[f].entry_pc;

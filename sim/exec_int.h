@@ -113,6 +113,13 @@ typedef struct {
     int nrets;
     int reg_base, pred_base; /* its registers' first value slot and predicate
                                 (in declaration order: see inspect.c) */
+    bool recursive;          /* it can call itself (through its calls): each call
+                                saves its registers and frames on the calling
+                                lane's stack, each return restores them */
+    int n_vals, n_preds;     /* its value registers and predicates (slots from
+                                reg_base / pred_base on) */
+    uint64_t local_lo, local_hi; /* its .local variables' byte range in a thread's frame */
+    uint32_t frame_bytes;    /* what one recursive call of it saves */
     SimError *unsup;         /* the first instruction of it the simulator cannot
                                 run (decoded as a fault), NULL when none: a
                                 kernel that can reach it is refused at launch */
@@ -162,6 +169,10 @@ struct Warp {
                                 left at release: barrier divergence */
     uint8_t callsp[WARP];    /* call depth per lane */
     int32_t *retpc;          /* [lane * MAX_CALL_DEPTH + depth]: pc of the call */
+    uint8_t *stack;          /* recursion: EXEC_STACK_BYTES per lane of saved
+                                frames, allocated at the warp's first recursive
+                                call (NULL before) */
+    uint32_t stack_sp[WARP]; /* bytes of it each lane uses */
     uint32_t syncwait;       /* lanes waiting at a warp-synchronous instruction
                                 (their pc is that instruction) */
     uint32_t syncmask[WARP]; /* each waiting lane's member mask */
@@ -174,6 +185,10 @@ struct Warp {
 };
 
 #define MAX_CALL_DEPTH 32
+/* Bytes of saved frames a lane may hold in recursion (the simulator's call
+ * stack; the hardware's is cudaLimitStackSize, 1 KB by default, with frames
+ * ptxas sizes: the depth reachable differs). */
+#define EXEC_STACK_BYTES (16 * 1024)
 
 /* Per-block barrier state (16 hardware barriers). */
 typedef struct {

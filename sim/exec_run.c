@@ -248,6 +248,7 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     w->syncwait = 0;
     w->spin = 0;
     w->cc = 0;
+    memset(w->stack_sp, 0, sizeof w->stack_sp);
     w->yield_pc = -1;
     w->trace_mask = 0;
     w->span_start = x->cycle;
@@ -523,6 +524,7 @@ void exec_arena_free(ExecArena *a)
                     free(b->warps[k].r);
                     free(b->warps[k].p);
                     free(b->warps[k].retpc);
+                    free(b->warps[k].stack);
                 }
             free(b->warps);
             free(b->shared);

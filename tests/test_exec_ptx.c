@@ -414,6 +414,74 @@ static void test_ptx_grid_constant_parameter_read_through_its_address(void **s)
     });
 }
 
+/* ---- recursion ------------------------------------------------------------ */
+
+static int ref_tree_sum(const int *a, int lo, int hi)
+{
+    if (hi - lo <= 4) {
+        int s = 0;
+        for (int k = lo; k < hi; k++)
+            s += a[k] * (k - lo + 1);
+        return s;
+    }
+    int mid = (lo + hi) / 2;
+    return ref_tree_sum(a, lo, mid) - ref_tree_sum(a, mid, hi) + lo;
+}
+
+static float ref_odd_even(int k, float acc);
+static float ref_even_odd(int k, float acc) { return k == 0 ? -acc : ref_odd_even(k - 1, acc + (float)k); }
+static float ref_odd_even(int k, float acc) { return k == 0 ? acc : ref_even_odd(k - 1, acc * 0.5f + 1.0f); }
+
+/* A recursive function with a .local array per frame, and two functions
+ * calling each other: every activation keeps its own registers, .local
+ * array, parameters and result (they used to be refused). */
+static void test_ptx_recursion_keeps_each_activations_registers_locals_and_params(void **s)
+{
+    (void)s;
+    DeviceModule *m = load_file("tests/kernels/recursion.ptx");
+    enum { N = 100 };
+    int a[N], sums[64];
+    float mutual[64];
+    for (int i = 0; i < N; i++)
+        a[i] = (int)(rnd64() % 2001) - 1000;
+    DevicePtr da = up(a, sizeof a), ds = dalloc(sizeof sums), dm = dalloc(sizeof mutual);
+    int n = N;
+    void *args[] = {&da, &n, &ds, &dm};
+    launch(m, "_Z14recursive_sumsPKiiPiPf", 1, 64, args);
+    down(sums, ds, sizeof sums);
+    down(mutual, dm, sizeof mutual);
+    for (int t = 0; t < 64; t++) {
+        if (sums[t] != ref_tree_sum(a, 0, N - t))
+            fail_msg("thread %d: tree_sum %d, want %d", t, sums[t], ref_tree_sum(a, 0, N - t));
+        assert_true(mutual[t] == ref_even_odd(t % 20, 1.0f));
+    }
+}
+
+/* Recursion 31 deep fits the simulator's 32-level call stack; 40 deep is a
+ * stack-overflow fault naming the depth limit, not a crash. */
+static void test_ptx_recursion_deeper_than_the_call_stack_is_a_clear_fault(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    DeviceModule *m = load_file("tests/kernels/recursion.ptx");
+    unsigned out[32];
+    DevicePtr d = dalloc(sizeof out);
+    unsigned k = 31;
+    void *args[] = {&k, &d};
+    launch(m, "_Z4deepjPj", 1, 32, args);
+    down(out, d, sizeof out);
+    unsigned want = 0;
+    for (unsigned i = 1; i <= 31; i++)
+        want = (want ^ (want >> 1)) + i;
+    assert_int_equal(out[5], want);
+    k = 40;
+    SimError err;
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .inst_budget = 100000};
+    assert_int_equal(device_launch(m, "_Z4deepjPj", &cfg, args, NULL, &fault, &err), SIM_ERR_FAULT);
+    assert_string_equal(fault.kind, "stack-overflow");
+    assert_non_null(strstr(fault.msg, "call depth exceeds 32"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +494,8 @@ int main(void)
         T(test_ptx_elect_sync_picks_lowest_lane_of_mask_in_divergent_code),
         T(test_ptx_cache_policy_hints_and_griddepcontrol_run_and_discard_checks_alignment),
         T(test_ptx_grid_constant_parameter_read_through_its_address),
+        T(test_ptx_recursion_keeps_each_activations_registers_locals_and_params),
+        T(test_ptx_recursion_deeper_than_the_call_stack_is_a_clear_fault),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
