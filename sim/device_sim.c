@@ -99,6 +99,11 @@ static SimStatus sim_malloc(Device *dd, size_t bytes, DevicePtr *out, SimError *
 
 static SimStatus sim_free(Device *dd, DevicePtr p, SimError *err)
 {
+    MemAlloc *a = mem_find(((SimDevice *)dd)->mem, p, 0);
+    if (a && a->addr == p && a->heap)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "free of 0x%llx, which a kernel's malloc made: only a kernel's free releases it",
+                             (unsigned long long)p);
     if (!mem_release(((SimDevice *)dd)->mem, p))
         return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "free of 0x%llx, which is not an allocation",
                              (unsigned long long)p);

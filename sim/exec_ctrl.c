@@ -85,6 +85,31 @@ static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     }
 }
 
+/* Device malloc/free (CUDA Programming Guide, "Dynamic Global Memory
+ * Allocation"): malloc takes from the device heap (memory.h, 8 MB by
+ * default) and returns NULL when it cannot, as the hardware does; free(NULL)
+ * does nothing; freeing anything else that malloc did not return (or twice)
+ * stops the launch.  Allocations outlive the launch, as on a GPU.  false:
+ * a fault was recorded. */
+static bool heap_call(Exec *x, Warp *w, const SimInst *in, int l, const SimCall *sc, uint8_t *tp, uint64_t a0)
+{
+    if (sc->sys == SIM_SYS_MALLOC) {
+        MemAlloc *al = mem_heap_alloc(x->mem, a0);
+        uint64_t r = al ? al->addr : 0;
+        if (!al)
+            x->heap_failed = true;
+        if (sc->n_rets > 0)
+            memcpy(tp + sc->ret_dst[0], &r, sc->ret_size[0] < 8 ? (size_t)sc->ret_size[0] : 8);
+        return true;
+    }
+    if (a0 && mem_heap_free(x->mem, a0)) {
+        exec_fault(x, w, in, l, "trap", a0, "free of 0x%llx, which is not a block device malloc returned "
+                   "(or was freed already)", (unsigned long long)a0);
+        return false;
+    }
+    return true;
+}
+
 static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     SimProgram *p = x->prog;
@@ -99,7 +124,10 @@ static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
                 memcpy(&a0, tp + sc->arg_src[0], 8);
             if (sc->n_args > 1)
                 memcpy(&a1, tp + sc->arg_src[1], 8);
-            if (sc->is_vprintf) {
+            if (sc->sys == SIM_SYS_MALLOC || sc->sys == SIM_SYS_FREE) {
+                if (!heap_call(x, w, in, l, sc, tp, a0))
+                    return;
+            } else if (sc->is_vprintf) {
                 exec_vprintf(x, w, in, l, a0, a1);
                 if (sc->n_rets > 0)
                     memset(tp + sc->ret_dst[0], 0, (size_t)sc->ret_size[0]);
@@ -357,10 +385,18 @@ SimStatus dec_ctrl(DecodeCtx *c)
         memset(&sc, 0, sizeof sc);
         sc.callee = fo->target;
         if (callee->is_extern) {
-            if (!strcmp(callee->name, "vprintf"))
+            if (!strcmp(callee->name, "vprintf")) {
                 sc.is_vprintf = true;
-            else if (strcmp(callee->name, "__assertfail"))
+                sc.sys = SIM_SYS_PRINTF;
+            } else if (!strcmp(callee->name, "__assertfail")) {
+                sc.sys = SIM_SYS_ASSERT;
+            } else if (!strcmp(callee->name, "malloc")) {
+                sc.sys = SIM_SYS_MALLOC;
+            } else if (!strcmp(callee->name, "free")) {
+                sc.sys = SIM_SYS_FREE;
+            } else {
                 return dec_fail(c, "calls to the external function %s are not supported", callee->name);
+            }
             sc.callee = -1;
         }
         int na = args ? args->n_elems : 0, nr = rets ? rets->n_elems : 0;

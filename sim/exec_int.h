@@ -97,7 +97,11 @@ typedef struct {
     int64_t arg_src[16], arg_dst[16], arg_size[16]; /* thread-param offsets */
     int64_t ret_src[4], ret_dst[4], ret_size[4];
     bool is_vprintf;
+    uint8_t sys;             /* callee < 0: SIM_SYS_* */
 } SimCall;
+
+/* The system calls a module may declare .extern and call. */
+enum { SIM_SYS_ASSERT, SIM_SYS_PRINTF, SIM_SYS_MALLOC, SIM_SYS_FREE };
 
 /* Per function, after decoding. */
 typedef struct {
@@ -285,6 +289,8 @@ struct Exec {
     DeviceRace *races;
     int *n_races;
     uint32_t atom_flip;       /* adversarial atomic order: alternates */
+    bool heap_failed;         /* a device malloc returned NULL (the heap is full):
+                                 said in a null-pointer fault's message */
     /* printf output of this launch, and who printed each piece */
     char *out;
     size_t out_len, out_cap;

@@ -75,7 +75,11 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t 
         } else {
             exec_fault(x, w, in, l, "out-of-bounds", a,
                        "%u-byte %s at global address 0x%" PRIx64 ", which is in no allocation%s",
-                       size, write ? "write" : "read", a, a < 4096 ? " (a null pointer?)" : "");
+                       size, write ? "write" : "read", a,
+                       a >= 4096 ? ""
+                       : x->heap_failed ? " (a null pointer: a device malloc returned NULL, its 8 MB heap "
+                                          "(cudaLimitMallocHeapSize) being full)"
+                       : " (a null pointer?)");
         }
         return NULL;
     }

@@ -15,7 +15,6 @@
 /* not supported yet: refused at launch with the instruction and its line */
 {"numeric.ptx", "bit_intrinsics", K_REFUSED, "fns.b32 (__fns) is not implemented"},
 {"algo.ptx", "char4_add", K_REFUSED, "vabsdiff4 (__vabsss4, SIMD video instructions) is not implemented"},
-{"misc.ptx", "heap_alloc", K_REFUSED, "device malloc/free: no device heap"},
 /* simulator problems */
 {"algo.ptx", "pipeline_copy", K_FAULT, "cuda::pipeline: the consumer's mbarrier.try_wait.parity never sees its phase complete "
                                        "(runs out of its instruction budget)"},

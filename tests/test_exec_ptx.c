@@ -482,6 +482,60 @@ static void test_ptx_recursion_deeper_than_the_call_stack_is_a_clear_fault(void 
     assert_non_null(strstr(fault.msg, "call depth exceeds 32"));
 }
 
+/* ---- device heap ----------------------------------------------------------- */
+
+/* malloc'd blocks outlive their launch and are freed by a later one; 1 MB
+ * blocks exhaust the 8 MB heap (7 fit beside the bookkeeping), after which
+ * malloc returns NULL; freeing them makes room again. */
+static void test_ptx_device_malloc_free_across_launches_and_heap_exhaustion(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST(); /* how much of 8 MB a 1 MB request leaves is the allocator's own */
+    DeviceModule *m = load_file("tests/kernels/heap.ptx");
+    unsigned bytes[32];
+    int got[32], out[32];
+    for (int t = 0; t < 32; t++)
+        bytes[t] = t < 10 ? (1u << 20) : 100u + (unsigned)t;
+    DevicePtr db = up(bytes, sizeof bytes), dg = dalloc(sizeof got), dout = dalloc(sizeof out);
+    void *args[] = {&db, &dg};
+    launch(m, "_Z10alloc_manyPKjPi", 1, 32, args);
+    down(got, dg, sizeof got);
+    int big = 0;
+    for (int t = 0; t < 10; t++)
+        big += got[t];
+    assert_int_equal(big, 7); /* 8 MB / (1 MB + 16 bytes of bookkeeping) */
+    for (int t = 10; t < 32; t++)
+        assert_int_equal(got[t], 1); /* small blocks fit in the MB the large ones left */
+    void *args2[] = {&db, &dout};
+    launch(m, "_Z13read_and_freePKjPi", 1, 32, args2);
+    down(out, dout, sizeof out);
+    for (int t = 0; t < 32; t++)
+        assert_int_equal(out[t], got[t] ? (int)(t + 1000 * (t + 1)) : -1);
+    /* everything was freed: the same launch now gets every block */
+    launch(m, "_Z10alloc_manyPKjPi", 1, 32, args);
+    down(got, dg, sizeof got);
+    assert_int_equal(got[0] + got[6] + got[31], 3);
+}
+
+/* Writing through the NULL an exhausted heap gave is a fault that says so;
+ * free of a pointer malloc did not return stops the launch. */
+static void test_ptx_heap_exhaustion_null_and_bad_free_are_clear_faults(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    DeviceModule *m = load_file("tests/kernels/heap.ptx");
+    DevicePtr d = dalloc(256);
+    void *args[] = {&d};
+    SimError err;
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .inst_budget = 100000};
+    assert_int_equal(device_launch(m, "_Z20use_null_from_mallocPi", &cfg, args, NULL, &fault, &err), SIM_ERR_FAULT);
+    assert_string_equal(fault.kind, "out-of-bounds");
+    assert_non_null(strstr(fault.msg, "a device malloc returned NULL, its 8 MB heap"));
+    assert_int_equal(device_launch(m, "_Z17free_not_mallocedPi", &cfg, args, NULL, &fault, &err), SIM_ERR_FAULT);
+    assert_string_equal(fault.kind, "trap");
+    assert_non_null(strstr(fault.msg, "not a block device malloc returned"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -496,6 +550,8 @@ int main(void)
         T(test_ptx_grid_constant_parameter_read_through_its_address),
         T(test_ptx_recursion_keeps_each_activations_registers_locals_and_params),
         T(test_ptx_recursion_deeper_than_the_call_stack_is_a_clear_fault),
+        T(test_ptx_device_malloc_free_across_launches_and_heap_exhaustion),
+        T(test_ptx_heap_exhaustion_null_and_bad_free_are_clear_faults),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
