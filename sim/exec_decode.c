@@ -452,6 +452,19 @@ static const OpEntry optab[] = {
     {"activemask", dec_warp}, {"elect", dec_warp},
 };
 
+bool exec_decodes_opcode(const char *op)
+{
+    for (size_t i = 0; i < sizeof optab / sizeof *optab; i++)
+        if (!strcmp(optab[i].op, op))
+            return true;
+    return false;
+}
+
+const char *exec_decoder_opcode(int i)
+{
+    return i >= 0 && (size_t)i < sizeof optab / sizeof *optab ? optab[i].op : NULL;
+}
+
 static DecodeFn find_decoder(const char *op, const PtxInst *pi)
 {
     for (size_t i = 0; i < sizeof optab / sizeof *optab; i++)
