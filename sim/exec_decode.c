@@ -450,6 +450,8 @@ static const OpEntry optab[] = {
     {"trap", dec_ctrl}, {"brkpt", dec_ctrl}, {"nanosleep", dec_ctrl}, {"pmevent", dec_ctrl},
     {"shfl", dec_warp}, {"vote", dec_warp}, {"match", dec_warp}, {"redux", dec_warp},
     {"activemask", dec_warp}, {"elect", dec_warp},
+    {"fns", dec_intx}, {"lop3", dec_intx}, {"bmsk", dec_intx}, {"szext", dec_intx}, {"dp4a", dec_intx},
+    {"dp2a", dec_intx}, {"isspacep", dec_isspacep},
 };
 
 bool exec_decodes_opcode(const char *op)

@@ -447,6 +447,11 @@ SimStatus dec_mem(DecodeCtx *c);     /* exec_mem.c: ld st atom red cp.async */
 SimStatus dec_ctrl(DecodeCtx *c);    /* exec_ctrl.c: bra ret exit call bar */
 SimStatus dec_warp(DecodeCtx *c);    /* exec_warp.c: shfl vote match redux */
 SimStatus dec_async(DecodeCtx *c);   /* exec_async.c: cp.async, mbarrier */
+/* exec_intx.c: carry chains (called by dec_arith with the type), fns lop3
+ * bmsk szext dp4a dp2a, isspacep */
+SimStatus dec_carry(DecodeCtx *c, PtxType t);
+SimStatus dec_intx(DecodeCtx *c);
+SimStatus dec_isspacep(DecodeCtx *c);
 /* exec_half.c: f16/f16x2/bf16/bf16x2 arithmetic of type t (its type
  * modifier already taken), and set/setp comparing halves (is_set: set with
  * destination type dt; st the source type) */

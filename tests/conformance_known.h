@@ -13,7 +13,6 @@
 /* ptxas contraction (issue 14, point 4) */
 {"algo.ptx", "float4_saxpy", 51, "ptxas fuses mul.f32 and sub.f32 without rounding modifiers into one FFMA"},
 /* not supported yet: refused at launch with the instruction and its line */
-{"numeric.ptx", "bit_intrinsics", K_REFUSED, "fns.b32 (__fns) is not implemented"},
 {"algo.ptx", "char4_add", K_REFUSED, "vabsdiff4 (__vabsss4, SIMD video instructions) is not implemented"},
 /* simulator problems */
 {"algo.ptx", "pipeline_copy", K_FAULT, "cuda::pipeline: the consumer's mbarrier.try_wait.parity never sees its phase complete "

@@ -536,6 +536,90 @@ static void test_ptx_heap_exhaustion_null_and_bad_free_are_clear_faults(void **s
     assert_non_null(strstr(fault.msg, "not a block device malloc returned"));
 }
 
+/* ---- fns, lop3, bmsk, szext, dp4a, dp2a, isspacep ------------------------ */
+
+static uint32_t ref_fns(uint32_t mask, uint32_t base, int offset)
+{
+    /* by counting set bits, a different route from the ISA's walk */
+    if (offset == 0)
+        return base < 32 && (mask >> base & 1) ? base : 0xffffffffu;
+    int seen = 0;
+    if (offset > 0) {
+        for (uint32_t p = base; p < 32; p++)
+            if ((mask >> p & 1) && ++seen == offset)
+                return p;
+    } else {
+        for (int p = (int)base; p >= 0 && p < 32; p--)
+            if ((mask >> p & 1) && ++seen == -offset)
+                return (uint32_t)p;
+    }
+    return 0xffffffffu;
+}
+
+static void test_ptx_fns_lop3_bmsk_szext_dp4a_dp2a_against_c_references(void **s)
+{
+    (void)s;
+    const char *text =
+        PTX_HEAD
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n.reg .pred %p<3>;\n.reg .b32 %r<24>;\n.reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\nmov.u32 %r1, %tid.x;\n"
+        "mul.wide.u32 %rd3, %r1, 12;\nadd.s64 %rd4, %rd1, %rd3;\n"
+        "ld.global.u32 %r2, [%rd4];\nld.global.u32 %r3, [%rd4+4];\nld.global.u32 %r4, [%rd4+8];\n"
+        "and.b32 %r5, %r3, 31;\nand.b32 %r6, %r4, 15;\nsub.s32 %r6, %r6, 7;\n"
+        "fns.b32 %r7, %r2, %r5, %r6;\n"
+        "lop3.b32 %r8, %r2, %r3, %r4, 0x96;\nlop3.b32 %r9, %r2, %r3, %r4, 0xe8;\n"
+        "and.b32 %r10, %r4, 63;\nshr.u32 %r11, %r4, 8;\nand.b32 %r11, %r11, 63;\n"
+        "bmsk.clamp.b32 %r12, %r10, %r11;\nbmsk.wrap.b32 %r13, %r10, %r11;\n"
+        "szext.clamp.s32 %r14, %r2, %r10;\nszext.wrap.u32 %r15, %r2, %r11;\n"
+        "dp4a.s32.u32 %r16, %r2, %r3, %r4;\ndp4a.u32.u32 %r17, %r2, %r3, %r4;\n"
+        "dp2a.lo.s32.s32 %r18, %r2, %r3, %r4;\ndp2a.hi.u32.s32 %r19, %r2, %r3, %r4;\n"
+        "mul.wide.u32 %rd5, %r1, 64;\nadd.s64 %rd6, %rd2, %rd5;\n"
+        "st.global.v4.u32 [%rd6], {%r7, %r8, %r9, %r12};\nst.global.v4.u32 [%rd6+16], {%r13, %r14, %r15, %r16};\n"
+        "st.global.v4.u32 [%rd6+32], {%r17, %r18, %r19, %r5};\n"
+        "isspacep.global %p1, %rd2;\ncvta.to.global.u64 %rd7, %rd2;\n"
+        "selp.u32 %r20, 1, 0, %p1;\nst.global.u32 [%rd6+48], %r20;\nret;\n}\n";
+    enum { N = 512 };
+    static uint32_t in[3 * N], out[16 * N];
+    for (int i = 0; i < 3 * N; i++)
+        in[i] = (uint32_t)rnd64();
+    in[0] = 0x00f0u; in[1] = 2; in[2] = 7 + 2; /* fns(0xf0, base 2, offset 2): bits 4, 5 -> 5 */
+    DeviceModule *m = load_text("intx.ptx", text);
+    DevicePtr din = up(in, sizeof in), dout = dalloc(sizeof out);
+    void *args[] = {&din, &dout};
+    launch(m, "k", 1, N, args);
+    down(out, dout, sizeof out);
+    assert_int_equal(out[0], 5);
+    for (int t = 0; t < N; t++) {
+        uint32_t A = in[3 * t], B = in[3 * t + 1], C = in[3 * t + 2];
+        const uint32_t *o = out + 16 * t;
+        uint32_t base = B & 31, a6 = C & 63, b6 = (C >> 8) & 63;
+        int off = (int)(C & 15) - 7;
+        assert_int_equal(o[0], ref_fns(A, base, off));
+        assert_int_equal(o[1], A ^ B ^ C);                     /* 0x96: three-way xor */
+        assert_int_equal(o[2], (A & B) | (A & C) | (B & C));   /* 0xe8: majority */
+        uint32_t bc = b6 > 32 ? 32 : b6, ac = a6 > 32 ? 32 : a6;
+        assert_int_equal(o[3], ac >= 32 ? 0 : (uint32_t)(((1ull << bc) - 1) << ac));
+        uint32_t aw = a6 & 31, bw = b6 & 31;
+        assert_int_equal(o[4], (uint32_t)(((1ull << bw) - 1) << aw));
+        uint32_t n1 = a6 > 32 ? 32 : a6;
+        int32_t sx = n1 == 0 ? 0 : n1 == 32 ? (int32_t)A : (int32_t)((uint64_t)(A & ((1u << n1) - 1)) ^ (1ull << (n1 - 1))) - (int32_t)(1u << (n1 - 1));
+        assert_int_equal(o[5], (uint32_t)sx);
+        assert_int_equal(o[6], bw == 0 ? 0 : A & (uint32_t)((1ull << bw) - 1));
+        int64_t d4s = (int32_t)C, d4u = C;
+        for (int k = 0; k < 4; k++) {
+            d4s += (int64_t)(int8_t)(A >> 8 * k) * (uint8_t)(B >> 8 * k);
+            d4u += (int64_t)(uint8_t)(A >> 8 * k) * (uint8_t)(B >> 8 * k);
+        }
+        assert_int_equal(o[7], (uint32_t)d4s);
+        assert_int_equal(o[8], (uint32_t)d4u);
+        int64_t lo = (int32_t)C + (int64_t)(int16_t)A * (int8_t)B + (int64_t)(int16_t)(A >> 16) * (int8_t)(B >> 8);
+        int64_t hi = (int32_t)C + (int64_t)(uint16_t)A * (int8_t)(B >> 16) + (int64_t)(uint16_t)(A >> 16) * (int8_t)(B >> 24);
+        assert_int_equal(o[9], (uint32_t)lo);
+        assert_int_equal(o[10], (uint32_t)hi);
+        assert_int_equal(o[12], 1); /* the output buffer is global memory */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -552,6 +636,7 @@ int main(void)
         T(test_ptx_recursion_deeper_than_the_call_stack_is_a_clear_fault),
         T(test_ptx_device_malloc_free_across_launches_and_heap_exhaustion),
         T(test_ptx_heap_exhaustion_null_and_bad_free_are_clear_faults),
+        T(test_ptx_fns_lop3_bmsk_szext_dp4a_dp2a_against_c_references),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
