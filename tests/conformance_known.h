@@ -15,7 +15,5 @@
 /* not supported yet: refused at launch with the instruction and its line */
 {"algo.ptx", "char4_add", K_REFUSED, "vabsdiff4 (__vabsss4, SIMD video instructions) is not implemented"},
 /* simulator problems */
-{"algo.ptx", "pipeline_copy", K_FAULT, "cuda::pipeline: the consumer's mbarrier.try_wait.parity never sees its phase complete "
-                                       "(runs out of its instruction budget)"},
 {"warp.ptx", "sleep_clock", 128, "the kernel compares raw clock() values, which are not deterministic: "
                                  "the H100 gives 1, the simulator 3"},

@@ -620,6 +620,38 @@ static void test_ptx_fns_lop3_bmsk_szext_dp4a_dp2a_against_c_references(void **s
     }
 }
 
+/* cp.async.mbarrier.arrive without .noinc raises the pending count before
+ * its arrival, so it completes no phase by itself; with .noinc it is one of
+ * the arrivals init counted.  (Taking both as arrivals made cuda::pipeline
+ * spin forever.) */
+static void test_ptx_cp_async_mbarrier_arrive_counts_only_with_noinc(void **s)
+{
+    (void)s;
+    const char *text =
+        PTX_HEAD
+        ".visible .entry k(.param .u64 po)\n{\n.reg .pred %p<4>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<8>;\n"
+        ".shared .align 8 .b64 bar;\n"
+        "ld.param.u64 %rd1, [po];\nmov.u32 %r1, bar;\n"
+        "mbarrier.init.shared.b64 [%r1], 1;\n"
+        "cp.async.mbarrier.arrive.shared.b64 [%r1];\n"
+        "mbarrier.test_wait.parity.shared.b64 %p1, [%r1], 0;\n"      /* not complete: nothing counted */
+        "mbarrier.arrive.shared.b64 %rd2, [%r1];\n"
+        "mbarrier.test_wait.parity.shared.b64 %p2, [%r1], 0;\n"      /* now phase 0 is over */
+        "cp.async.mbarrier.arrive.noinc.shared.b64 [%r1];\n"
+        "mbarrier.test_wait.parity.shared.b64 %p3, [%r1], 1;\n"      /* .noinc arrived: phase 1 over */
+        "selp.u32 %r2, 1, 0, %p1;\nselp.u32 %r3, 1, 0, %p2;\nselp.u32 %r4, 1, 0, %p3;\n"
+        "st.global.v2.u32 [%rd1], {%r2, %r3};\nst.global.u32 [%rd1+8], %r4;\nret;\n}\n";
+    DeviceModule *m = load_text("cpmbar.ptx", text);
+    uint32_t out[3] = {9, 9, 9};
+    DevicePtr d = up(out, sizeof out);
+    void *args[] = {&d};
+    launch(m, "k", 1, 1, args);
+    down(out, d, sizeof out);
+    assert_int_equal(out[0], 0);
+    assert_int_equal(out[1], 1);
+    assert_int_equal(out[2], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -637,6 +669,7 @@ int main(void)
         T(test_ptx_device_malloc_free_across_launches_and_heap_exhaustion),
         T(test_ptx_heap_exhaustion_null_and_bad_free_are_clear_faults),
         T(test_ptx_fns_lop3_bmsk_szext_dp4a_dp2a_against_c_references),
+        T(test_ptx_cp_async_mbarrier_arrive_counts_only_with_noinc),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
