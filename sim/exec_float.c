@@ -238,8 +238,7 @@ SimStatus dec_float(DecodeCtx *c)
     PtxType t = ts[0];
     if ((t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2) &&
         strcmp(op, "testp") && strcmp(op, "copysign") && strcmp(op, "rcp") && strcmp(op, "sqrt") &&
-        strcmp(op, "rsqrt") && strcmp(op, "ex2") && strcmp(op, "lg2") && strcmp(op, "sin") &&
-        strcmp(op, "cos") && strcmp(op, "tanh") && strcmp(op, "div"))
+        strcmp(op, "rsqrt") && strcmp(op, "lg2") && strcmp(op, "sin") && strcmp(op, "cos") && strcmp(op, "div"))
         return dec_half(c, t);
     if (t != PTX_T_F32 && t != PTX_T_F64)
         return dec_fail(c, "type .%s is not supported (f32 and f64 are)", ptx_type_name(t));

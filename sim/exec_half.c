@@ -97,7 +97,7 @@ static uint32_t h_round(HFmt f, int neg, u128 M, int e, AluRound r, bool ftz)
     return h_sign(f, neg) | bits;
 }
 
-enum { H_ADD, H_SUB, H_MUL, H_FMA, H_NEG, H_ABS, H_MIN, H_MAX, H_MIN_NAN, H_MAX_NAN };
+enum { H_ADD, H_SUB, H_MUL, H_FMA, H_NEG, H_ABS, H_MIN, H_MAX, H_MIN_NAN, H_MAX_NAN, H_EX2, H_TANH };
 
 /* a*b + c exactly (or a + c, a*b: op), then rounded once. */
 static uint32_t h_arith(HFmt f, int op, uint32_t a, uint32_t b, uint32_t c, AluRound r, bool ftz)
@@ -220,6 +220,15 @@ static uint32_t h_one(int op, HFmt f, uint32_t a, uint32_t b, uint32_t c, const 
             v &= h_sign(f, 1);
         break;
     }
+    case H_EX2: case H_TANH: {
+        /* ex2.approx / tanh.approx of halves: computed as the f32 forms
+         * compute them, rounded to the half format (the hardware's own
+         * half-precision special function unit is not modelled yet) */
+        uint32_t x32 = h_to_f32(f, a, ftz);
+        uint32_t y = op == H_EX2 ? alu_f32_ex2_approx(x32, ftz) : alu_f32_tanh_approx(x32);
+        v = (uint32_t)alu_cvt(f.mb == 10 ? PTX_T_F16 : PTX_T_BF16, PTX_T_F32, y, ALU_RN, false, false, false);
+        break;
+    }
     default:
         v = h_arith(f, op, a, b, c, r, ftz);
         break;
@@ -271,7 +280,9 @@ SimStatus dec_half(DecodeCtx *c, PtxType t)
     in->sat = dec_mod(c, "sat");
     in->aux = dec_mod(c, "relu");
     bool bf = t == PTX_T_BF16 || t == PTX_T_BF16X2;
-    if (bf && (in->ftz || in->sat))
+    if (bf && !strcmp(op, "ex2") && in->ftz)
+        in->ftz = 0; /* ex2.approx.ftz.bf16: bf16 has no subnormal inputs the f32 path would see differently */
+    else if (bf && (in->ftz || in->sat))
         return dec_fail(c, ".ftz and .sat are not defined for .%s", ptx_type_name(t));
     int sub, nsrc = 2;
     if (!strcmp(op, "add")) sub = H_ADD;
@@ -282,6 +293,8 @@ SimStatus dec_half(DecodeCtx *c, PtxType t)
     else if (!strcmp(op, "abs")) { sub = H_ABS; nsrc = 1; }
     else if (!strcmp(op, "min")) sub = dec_mod(c, "NaN") ? H_MIN_NAN : H_MIN;
     else if (!strcmp(op, "max")) sub = dec_mod(c, "NaN") ? H_MAX_NAN : H_MAX;
+    else if (!strcmp(op, "ex2") && dec_mod(c, "approx")) { sub = H_EX2; nsrc = 1; }
+    else if (!strcmp(op, "tanh") && dec_mod(c, "approx")) { sub = H_TANH; nsrc = 1; }
     else return dec_fail(c, "%s is not supported for .%s", op, ptx_type_name(t));
     if (in->aux && sub != H_FMA && sub != H_MIN && sub != H_MAX && sub != H_MIN_NAN && sub != H_MAX_NAN)
         return dec_fail(c, ".relu is defined for fma only");

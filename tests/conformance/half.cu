@@ -175,3 +175,19 @@ extern "C" __global__ void half_dot(const unsigned *a, const unsigned *b, float 
     }
     out[i] = acc;
 }
+
+// the native half-precision special functions (ex2.approx, tanh.approx)
+extern "C" __global__ void half_special(const unsigned *a, unsigned *out, int n)
+{
+    IDX;
+    unsigned u = a[i] & 0xbfffbfff, r0, r1, r2, r3;   // |x| < 2 in both formats' halves
+    unsigned short h = (unsigned short)u, hb = (unsigned short)(u >> 16);
+    asm("ex2.approx.f16 %0, %1;" : "=h"(*(unsigned short *)&r0) : "h"(h));
+    asm("tanh.approx.f16x2 %0, %1;" : "=r"(r1) : "r"(u));
+    asm("ex2.approx.ftz.bf16x2 %0, %1;" : "=r"(r2) : "r"(u));
+    asm("tanh.approx.bf16 %0, %1;" : "=h"(*(unsigned short *)&r3) : "h"(hb));
+    out[4 * i] = r0 & 0xffff;
+    out[4 * i + 1] = r1;
+    out[4 * i + 2] = r2;
+    out[4 * i + 3] = r3 & 0xffff;
+}

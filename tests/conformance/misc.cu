@@ -3,6 +3,8 @@
 // hints and priorities, programmatic dependent launch controls, and a
 // struct passed by value.
 #include <cuda_runtime.h>
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
 
 #define IDX int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= n) return
 
@@ -81,4 +83,20 @@ extern "C" __global__ void dependent_launch(const int *in, int *out, int n)
     asm volatile("griddepcontrol.wait;" ::: "memory");
     out[i] = in[i] + 1;
     asm volatile("griddepcontrol.launch_dependents;");
+}
+
+// a cluster of two blocks: each reads the other's shared memory (distributed
+// shared memory) between two cluster barriers
+extern "C" __global__ void __cluster_dims__(2, 1, 1) cluster_exchange(const int *in, int *out, int n)
+{
+    __shared__ int mine[64];
+    auto cluster = cg::this_cluster();
+    int t = threadIdx.x, g = blockIdx.x * 64 + t;
+    mine[t] = g < n ? in[g] : 0;
+    cluster.sync();
+    unsigned other = cluster.block_rank() ^ 1;
+    int *theirs = cluster.map_shared_rank(mine, other);
+    int v = theirs[63 - t];
+    cluster.sync();
+    if (g < n) out[g] = v * 2 + (int)cluster.block_rank();
 }

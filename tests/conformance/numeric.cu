@@ -218,3 +218,21 @@ extern "C" __global__ void integer_misc(const int *a, const int *b, long long *o
     out[8 * i + 6] = (long long)((unsigned long long)x * (unsigned)y) >> (i % 64);
     out[8 * i + 7] = (short)x * (signed char)y;
 }
+
+extern "C" __global__ void dot_and_masks(const unsigned *a, const unsigned *b, unsigned *out, int n)
+{
+    IDX;
+    unsigned x = a[i], y = b[i], z = a[(i + 1) % n], r0, r1, r2, r3;
+    out[8 * i] = (unsigned)__dp4a((int)x, (int)y, (int)z);
+    out[8 * i + 1] = __dp4a(x, y, z);
+    out[8 * i + 2] = (unsigned)__dp2a_lo((int)x, (int)y, (int)z);
+    out[8 * i + 3] = __dp2a_hi(x, y, z);
+    asm("lop3.b32 %0, %1, %2, %3, 0x6a;" : "=r"(r0) : "r"(x), "r"(y), "r"(z));
+    asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(r1) : "r"(x & 63), "r"(y & 63));
+    asm("szext.wrap.s32 %0, %1, %2;" : "=r"(r2) : "r"(x), "r"(y));
+    asm("szext.clamp.u32 %0, %1, %2;" : "=r"(r3) : "r"(x), "r"(y & 63));
+    out[8 * i + 4] = r0;
+    out[8 * i + 5] = r1;
+    out[8 * i + 6] = r2;
+    out[8 * i + 7] = r3;
+}

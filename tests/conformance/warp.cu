@@ -102,8 +102,9 @@ extern "C" __global__ void sleep_clock(unsigned *out, int n)
     long long t0 = clock64();
     __nanosleep(100 + threadIdx.x);
     long long t1 = clock64();
-    unsigned c0 = clock();
-    out[i] = (t1 >= t0) + 2 * (clock() - c0 < 0x80000000u);
+    unsigned c0 = (unsigned)clock();
+    unsigned c1 = (unsigned)clock();
+    out[i] = (t1 >= t0) + 2 * (c1 - c0 < 0x80000000u); // 32-bit wrap-around difference
 }
 
 extern "C" __global__ void elect_one(unsigned *out, int n)
