@@ -310,6 +310,9 @@ SimStatus dec_ctrl(DecodeCtx *c)
             in->fn = exec_warp_sync_fn();
             return SIM_OK;
         }
+        if (dec_mod(c, "cluster"))
+            return dec_fail(c, "thread block clusters are not supported yet (barrier.cluster waits for every "
+                               "thread of the cluster's CTAs)");
         dec_mod(c, "cta");
         /* bar is barrier.aligned; plain barrier.sync lets a warp's threads
          * arrive separately (dec_ignore above marked "aligned" used) */

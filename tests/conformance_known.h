@@ -9,11 +9,11 @@
 {"numeric.ptx", "float_math", 91, "special function unit: expf/logf/powf/tanhf/erff use ex2/lg2 .approx"},
 {"numeric.ptx", "fast_math", 914, "special function unit: __expf/__logf/__sinf/__cosf/__fdividef/rsqrtf"},
 {"numeric_fast.ptx", "float_math", 1143, "special function unit: --use_fast_math turns the math library into .approx"},
+{"half.ptx", "half_special", 336, "special function unit: ex2.approx / tanh.approx of f16 and bf16 are computed "
+                                  "through the f32 forms"},
 {"numeric_fast.ptx", "fast_math", 914, "special function unit: __expf/__logf/__sinf/__cosf/__fdividef/rsqrtf"},
 /* ptxas contraction (issue 14, point 4) */
 {"algo.ptx", "float4_saxpy", 51, "ptxas fuses mul.f32 and sub.f32 without rounding modifiers into one FFMA"},
 /* not supported yet: refused at launch with the instruction and its line */
+{"misc.ptx", "cluster_exchange", K_REFUSED, "thread block clusters: barrier.cluster, mapa, distributed shared memory"},
 {"algo.ptx", "char4_add", K_REFUSED, "vabsdiff4 (__vabsss4, SIMD video instructions) is not implemented"},
-/* simulator problems */
-{"warp.ptx", "sleep_clock", 128, "the kernel compares raw clock() values, which are not deterministic: "
-                                 "the H100 gives 1, the simulator 3"},
