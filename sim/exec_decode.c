@@ -451,7 +451,8 @@ static const OpEntry optab[] = {
     {"shfl", dec_warp}, {"vote", dec_warp}, {"match", dec_warp}, {"redux", dec_warp},
     {"activemask", dec_warp}, {"elect", dec_warp},
     {"fns", dec_intx}, {"lop3", dec_intx}, {"bmsk", dec_intx}, {"szext", dec_intx}, {"dp4a", dec_intx},
-    {"dp2a", dec_intx}, {"isspacep", dec_isspacep},
+    {"dp2a", dec_intx}, {"isspacep", dec_isspacep}, {"vadd4", dec_video4}, {"vsub4", dec_video4},
+    {"vabsdiff4", dec_video4}, {"vmin4", dec_video4}, {"vmax4", dec_video4},
 };
 
 bool exec_decodes_opcode(const char *op)

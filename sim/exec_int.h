@@ -452,6 +452,7 @@ SimStatus dec_async(DecodeCtx *c);   /* exec_async.c: cp.async, mbarrier */
 SimStatus dec_carry(DecodeCtx *c, PtxType t);
 SimStatus dec_intx(DecodeCtx *c);
 SimStatus dec_isspacep(DecodeCtx *c);
+SimStatus dec_video4(DecodeCtx *c);
 /* exec_half.c: f16/f16x2/bf16/bf16x2 arithmetic of type t (its type
  * modifier already taken), and set/setp comparing halves (is_set: set with
  * destination type dt; st the source type) */

@@ -1,7 +1,8 @@
 /* exec_intx.c: the integer instructions beyond the everyday ones --
  * extended-precision carry chains (add.cc ... madc), fns, lop3, bmsk,
  * szext, dp4a, dp2a -- their decoders and handlers (dec_arith sends them
- * here) and isspacep. */
+ * here), isspacep, and the 4-way SIMD video instructions vadd4 vsub4
+ * vabsdiff4 vmin4 vmax4 in their plain form. */
 #include "exec_int.h"
 #include "exec_lanes.h"
 
@@ -244,5 +245,72 @@ SimStatus dec_isspacep(DecodeCtx *c)
     if (c->pi->n_opnds != 2 || dec_pred(c, 0, &in->d, NULL) || dec_src(c, 1, PTX_T_B64, &in->s[0]))
         return dec_fail(c, "expected isspacep.space p, a");
     in->fn = ex_isspacep;
+    return SIM_OK;
+}
+
+/* ---- SIMD video, 4 bytes (PTX ISA 9.7.16.2 "SIMD Video Instructions"):
+ * vop4.dtype.atype.btype{.sat} d, a, b, c with the default selectors and
+ * mask (every byte from the result); each byte of a and b is signed or not
+ * by its type, the byte result saturated to the destination's byte range
+ * with .sat, else its low 8 bits. ---------------------------------------- */
+enum { V4_ADD, V4_SUB, V4_ABSDIFF, V4_MIN, V4_MAX };
+
+static void ex_video4(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A; OPS_B;
+    bool sa = in->type2 == PTX_T_S32, sb = in->size == 1, sd = in->type == PTX_T_S32;
+    LANES(m, {
+        uint32_t A = (uint32_t)a[l], B = (uint32_t)b[l], r = 0;
+        for (int k = 0; k < 4; k++) {
+            int32_t ta = byte_of(A, k, sa), tb = byte_of(B, k, sb), v = 0;
+            switch (in->sub) {
+            case V4_ADD: v = ta + tb; break;
+            case V4_SUB: v = ta - tb; break;
+            case V4_ABSDIFF: v = ta > tb ? ta - tb : tb - ta; break;
+            case V4_MIN: v = ta < tb ? ta : tb; break;
+            case V4_MAX: v = ta > tb ? ta : tb; break;
+            }
+            if (in->sat)
+                v = sd ? (v < -128 ? -128 : v > 127 ? 127 : v) : (v < 0 ? 0 : v > 255 ? 255 : v);
+            r |= ((uint32_t)v & 0xffu) << (8 * k);
+        }
+        d[l] = r;
+    });
+}
+
+SimStatus dec_video4(DecodeCtx *c)
+{
+    SimInst *in = c->in;
+    static const char *const ops[] = {"vadd4", "vsub4", "vabsdiff4", "vmin4", "vmax4"};
+    int k;
+    for (k = 0; k < 5; k++)
+        if (!strcmp(c->pi->opcode, ops[k]))
+            break;
+    if (k == 5)
+        return dec_fail(c, "only vadd4, vsub4, vabsdiff4, vmin4 and vmax4 are supported");
+    in->sub = (uint8_t)k;
+    in->sat = dec_mod(c, "sat");
+    PtxType ts[3] = {PTX_T_NONE, PTX_T_NONE, PTX_T_NONE};
+    int nt = 0;
+    for (int i = 0; i < c->pi->n_mods && nt < 3; i++) {
+        PtxType t = ptx_type_from_name(c->pi->mods[i]);
+        if (t != PTX_T_NONE) {
+            ts[nt++] = t;
+            c->used |= 1u << i;
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        if (nt != 3 || (ts[i] != PTX_T_U32 && ts[i] != PTX_T_S32))
+            return dec_fail(c, "needs .dtype.atype.btype, each .u32 or .s32");
+    in->type = (uint8_t)ts[0];
+    in->type2 = (uint8_t)ts[1];
+    in->size = ts[2] == PTX_T_S32; /* b's signedness */
+    if (c->pi->n_opnds != 4)
+        return dec_fail(c, "expected d, a, b, c (byte selectors, masks and .add are not supported)");
+    int32_t cs;
+    if (dec_dst(c, 0, &in->d) || dec_src(c, 1, PTX_T_B32, &in->s[0]) || dec_src(c, 2, PTX_T_B32, &in->s[1]) ||
+        dec_src(c, 3, PTX_T_B32, &cs))
+        return c->err->status;
+    in->fn = ex_video4;
     return SIM_OK;
 }

@@ -16,4 +16,3 @@
 {"algo.ptx", "float4_saxpy", 51, "ptxas fuses mul.f32 and sub.f32 without rounding modifiers into one FFMA"},
 /* not supported yet: refused at launch with the instruction and its line */
 {"misc.ptx", "cluster_exchange", K_REFUSED, "thread block clusters: barrier.cluster, mapa, distributed shared memory"},
-{"algo.ptx", "char4_add", K_REFUSED, "vabsdiff4 (__vabsss4, SIMD video instructions) is not implemented"},

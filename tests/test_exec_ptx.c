@@ -652,6 +652,53 @@ static void test_ptx_cp_async_mbarrier_arrive_counts_only_with_noinc(void **s)
     assert_int_equal(out[2], 1);
 }
 
+/* vadd4/vsub4/vabsdiff4/vmin4/vmax4: byte by byte, signed or not per
+ * operand type, .sat clamping to the destination's byte range. */
+static void test_ptx_simd_video4_bytewise_against_c_reference(void **s)
+{
+    (void)s;
+    const char *text =
+        PTX_HEAD
+        ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n.reg .b32 %r<16>;\n.reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pout];\nmov.u32 %r1, %tid.x;\n"
+        "mul.wide.u32 %rd3, %r1, 8;\nadd.s64 %rd4, %rd1, %rd3;\n"
+        "ld.global.u32 %r2, [%rd4];\nld.global.u32 %r3, [%rd4+4];\n"
+        "vadd4.s32.s32.s32.sat %r4, %r2, %r3, %r2;\nvsub4.u32.u32.u32.sat %r5, %r2, %r3, %r2;\n"
+        "vabsdiff4.u32.u32.u32 %r6, %r2, %r3, %r2;\nvmin4.s32.s32.u32 %r7, %r2, %r3, %r2;\n"
+        "vmax4.u32.u32.s32 %r8, %r2, %r3, %r2;\nvadd4.u32.u32.u32 %r9, %r2, %r3, %r2;\n"
+        "mul.wide.u32 %rd5, %r1, 32;\nadd.s64 %rd6, %rd2, %rd5;\n"
+        "st.global.v4.u32 [%rd6], {%r4, %r5, %r6, %r7};\nst.global.v2.u32 [%rd6+16], {%r8, %r9};\nret;\n}\n";
+    enum { N = 256 };
+    static uint32_t in[2 * N], out[8 * N];
+    for (int i = 0; i < 2 * N; i++)
+        in[i] = (uint32_t)rnd64();
+    DeviceModule *m = load_text("video4.ptx", text);
+    DevicePtr din = up(in, sizeof in), dout = dalloc(sizeof out);
+    void *args[] = {&din, &dout};
+    launch(m, "k", 1, N, args);
+    down(out, dout, sizeof out);
+    for (int t = 0; t < N; t++) {
+        uint32_t A = in[2 * t], B = in[2 * t + 1];
+        uint32_t w[6] = {0};
+        for (int k = 0; k < 4; k++) {
+            int sa = (int8_t)(A >> 8 * k), sb = (int8_t)(B >> 8 * k);
+            int ua = (uint8_t)(A >> 8 * k), ub = (uint8_t)(B >> 8 * k);
+            int v[6];
+            v[0] = sa + sb; v[0] = v[0] < -128 ? -128 : v[0] > 127 ? 127 : v[0];
+            v[1] = ua - ub; v[1] = v[1] < 0 ? 0 : v[1];
+            v[2] = ua > ub ? ua - ub : ub - ua;
+            v[3] = sa < ub ? sa : ub;
+            v[4] = ua > sb ? ua : sb;
+            v[5] = ua + ub;
+            for (int j = 0; j < 6; j++)
+                w[j] |= ((uint32_t)v[j] & 0xff) << (8 * k);
+        }
+        for (int j = 0; j < 6; j++)
+            if (out[8 * t + j] != w[j])
+                fail_msg("%08x, %08x: op %d gave %08x, want %08x", A, B, j, out[8 * t + j], w[j]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -670,6 +717,7 @@ int main(void)
         T(test_ptx_heap_exhaustion_null_and_bad_free_are_clear_faults),
         T(test_ptx_fns_lop3_bmsk_szext_dp4a_dp2a_against_c_references),
         T(test_ptx_cp_async_mbarrier_arrive_counts_only_with_noinc),
+        T(test_ptx_simd_video4_bytewise_against_c_reference),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
