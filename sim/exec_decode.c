@@ -444,7 +444,7 @@ static const OpEntry optab[] = {
     {"mov", dec_mov}, {"cvta", dec_mov},
     {"ld", dec_mem}, {"ldu", dec_mem}, {"st", dec_mem}, {"atom", dec_mem}, {"red", dec_mem},
     {"cp", dec_async}, {"mbarrier", dec_async}, {"prefetch", dec_mem}, {"prefetchu", dec_mem},
-    {"createpolicy", dec_mem}, {"applypriority", dec_mem}, {"discard", dec_mem}, {"griddepcontrol", dec_ctrl},
+    {"createpolicy", dec_cache_ctl}, {"applypriority", dec_cache_ctl}, {"discard", dec_cache_ctl}, {"griddepcontrol", dec_ctrl},
     {"bra", dec_ctrl}, {"ret", dec_ctrl}, {"exit", dec_ctrl}, {"call", dec_ctrl},
     {"bar", dec_ctrl}, {"barrier", dec_ctrl}, {"membar", dec_ctrl}, {"fence", dec_ctrl},
     {"trap", dec_ctrl}, {"brkpt", dec_ctrl}, {"nanosleep", dec_ctrl}, {"pmevent", dec_ctrl},

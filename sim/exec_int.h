@@ -453,6 +453,7 @@ SimStatus dec_carry(DecodeCtx *c, PtxType t);
 SimStatus dec_intx(DecodeCtx *c);
 SimStatus dec_isspacep(DecodeCtx *c);
 SimStatus dec_video4(DecodeCtx *c);
+SimStatus dec_cache_ctl(DecodeCtx *c); /* exec_hint.c: createpolicy applypriority discard */
 /* exec_half.c: f16/f16x2/bf16/bf16x2 arithmetic of type t (its type
  * modifier already taken), and set/setp comparing halves (is_set: set with
  * destination type dt; st the source type) */
