@@ -16,7 +16,10 @@ const char launch_sched_help[] =
     "                 stack (pre-Volta reconvergence at the immediate post-dominator)\n"
     "  --seed N       seed of the random and adversarial choices (default 0)\n"
     "  --check races  report data races, lost updates, cp.async and barrier hazards;\n"
-    "                 exit status 1 when anything is found\n";
+    "                 exit status 1 when anything is found\n"
+    "  --cooperative  a cooperative launch (cudaLaunchCooperativeKernel): every block\n"
+    "                 resident at once, grid.sync() works; refused when the grid does\n"
+    "                 not fit (the simulator only, so far)\n";
 
 void launch_spec_init(LaunchSpec *s)
 {
@@ -60,6 +63,10 @@ bool launch_parse_dim(const char *s, DeviceDim3 *d)
 LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char *msg, size_t cap)
 {
     const char *a = argv[*i];
+    if (!strcmp(a, "--cooperative")) { /* a flag: no value */
+        s->cooperative = true;
+        return LAUNCH_OPT_TAKEN;
+    }
     if (*i + 1 >= argc)
         return LAUNCH_OPT_NONE;
     const char *v = argv[*i + 1];
@@ -303,6 +310,7 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
                         .trace_path = s->trace_path, .trace_level = s->trace_level,
                         .schedule = s->schedule, .atomic_order = s->atomic_order,
                         .divergence = s->divergence, .seed = s->seed, .checks = s->checks,
+                        .cooperative = s->cooperative,
                         .on_issue = s->on_issue, .on_issue_user = s->on_issue_user};
     bool on_gpu = !strcmp(device_backend(dev), "gpu");
     if (!on_gpu && s->smem > 48 * 1024 &&

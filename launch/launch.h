@@ -31,6 +31,7 @@ typedef struct {
     int schedule, atomic_order, divergence;
     uint64_t seed;
     unsigned checks;             /* DEVICE_CHECK_* */
+    bool cooperative;            /* --cooperative: a cooperative launch (grid.sync()) */
     /* Called before every warp instruction (DeviceLaunch.on_issue, a
      * SimIssueFn of sim/inspect.h: `warpsim step`); NULL none. */
     int (*on_issue)(void *user, const struct SimView *view, uint64_t block, int warp);

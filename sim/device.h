@@ -90,6 +90,11 @@ typedef struct {
                                  the pre-Volta reconvergence stack */
     uint64_t seed;
     unsigned checks;          /* DEVICE_CHECK_* bits */
+    bool cooperative;         /* cudaLaunchCooperativeKernel: every block resident
+                                 at once (refused with SIM_ERR_USAGE when the
+                                 grid cannot be), grid-wide sync (grid.sync())
+                                 through a workspace named in %envreg1/2.  The
+                                 simulator only, so far */
     /* The simulator calls on_issue(on_issue_user, view, block, warp) before
      * every warp instruction (sim/inspect.h: a SimIssueFn); it may inspect the
      * paused launch and stop it.  NULL: not called.  The GPU refuses it. */

@@ -260,7 +260,32 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
         free(params);
         return err ? err->status : SIM_ERR_IO;
     }
-    ExecOptions opt = {.nsm = mm->dev->sm_count, .blocks_per_sm = resident_blocks(mm, a, cfg, st),
+    int per_sm = resident_blocks(mm, a, cfg, st);
+    MemAlloc *ws = NULL;
+    if (cfg->cooperative) {
+        /* as cudaLaunchCooperativeKernel: every block resident at once, else
+         * cudaErrorCooperativeLaunchTooLarge; the grid barrier's workspace is
+         * fresh global memory the kernel finds in %envreg1/%envreg2 */
+        uint64_t nb = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+        uint64_t fit = (uint64_t)per_sm * (uint64_t)(mm->dev->sm_count > 0 ? mm->dev->sm_count : 1);
+        if (nb > fit) {
+            free(params);
+            if (tw)
+                trace_writer_close(tw, 1, NULL);
+            return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                                 "a cooperative launch of %llu blocks needs them all resident at once, but %d "
+                                 "SMs hold %d blocks each of this kernel (%llu in all): "
+                                 "cudaErrorCooperativeLaunchTooLarge", (unsigned long long)nb,
+                                 mm->dev->sm_count, per_sm, (unsigned long long)fit);
+        }
+        if (!(ws = mem_alloc(d->mem, 64, "cooperative grid barrier"))) {
+            free(params);
+            if (tw)
+                trace_writer_close(tw, 1, NULL);
+            return sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory");
+        }
+    }
+    ExecOptions opt = {.nsm = mm->dev->sm_count, .blocks_per_sm = per_sm, .coop_ws = ws ? ws->addr : 0,
                        .trace = tw, .alog = d->base.alog, .n_alog = &d->base.n_alog,
                        .races = d->base.races, .n_races = &d->base.n_races, .arena = &d->arena};
     if ((cfg->checks & DEVICE_CHECK_RACES) &&
@@ -272,6 +297,8 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     }
     SimStatus rc = exec_launch(m->prog, d->mem, f, cfg, params, stats, fault, &opt, &d->printf_out, &out_len);
     free(params);
+    if (ws)
+        mem_release(d->mem, ws->addr);
     if (opt.race) {
         d->base.n_races = exec_race_findings(m->prog, cfg, opt.race, d->base.races, d->base.n_races,
                                              DEVICE_MAX_RACES, tw, stats->cycles);

@@ -521,7 +521,9 @@ static void ex_mov_dyn(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     case PTX_SREG_GLOBALTIMER_LO: v = (uint32_t)clk; break;
     case PTX_SREG_GLOBALTIMER_HI: v = (uint32_t)(clk >> 32); break;
     case PTX_SREG_ACTIVEMASK: v = m; break;
-    default: break;
+    case PTX_SREG_ENVREG0 + 1: v = x->coop_ws >> 32; break;
+    case PTX_SREG_ENVREG0 + 2: v = (uint32_t)x->coop_ws; break;
+    default: break; /* the other %envreg: 0 */
     }
     LANES(m, { d[l] = v; });
 }
@@ -647,6 +649,11 @@ SimStatus dec_mov(DecodeCtx *c)
             in->visible = 1; /* clocks: when it runs matters */
             return SIM_OK;
         default:
+            if (s0->sreg >= PTX_SREG_ENVREG0 && s0->sreg <= PTX_SREG_ENVREG31) {
+                in->sub = (uint8_t)s0->sreg;
+                in->fn = ex_mov_dyn;
+                return SIM_OK;
+            }
             break;
         }
     }

@@ -247,6 +247,8 @@ typedef struct {
     DeviceRace *races;        /* with race: DEVICE_MAX_RACES entries for the executor's
                                  own findings (barrier-divergence) */
     int *n_races;
+    uint64_t coop_ws;         /* cooperative launch: the grid barrier's workspace
+                                 (global address, 0 otherwise) */
     ExecArena **arena;        /* in: the memory of an earlier launch to reuse when its
                                  shape fits (else freed); out: this launch's.  NULL:
                                  allocate and free per launch */
@@ -289,6 +291,7 @@ struct Exec {
     DeviceRace *races;
     int *n_races;
     uint32_t atom_flip;       /* adversarial atomic order: alternates */
+    uint64_t coop_ws;         /* cooperative launch's workspace, 0 none (%envreg1/2) */
     bool heap_failed;         /* a device malloc returned NULL (the heap is full):
                                  said in a null-pointer fault's message */
     /* printf output of this launch, and who printed each piece */

@@ -605,6 +605,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.races = opt->race ? opt->races : NULL;
     x.n_races = opt->n_races;
     x.rng = cfg->seed ^ 0x5741525053494dull; /* "WARPSIM" */
+    x.coop_ws = opt->coop_ws;
     x.budget = cfg->inst_budget ? cfg->inst_budget : 10000000000ull;
     x.nthreads = (int)(cfg->block.x * cfg->block.y * cfg->block.z);
     x.nwarps = (x.nthreads + WARP - 1) / WARP;

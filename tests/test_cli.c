@@ -166,6 +166,20 @@ static void test_run_unsupported_instruction_is_named_at_launch(void **s)
     assert_non_null(strstr(out, "unsupported instruction 'wgmma.fence.sync.aligned'"));
 }
 
+/* --cooperative: grid.sync() runs; without it the kernel traps, as on a GPU */
+static void test_run_cooperative_launch_option(void **s)
+{
+    (void)s;
+    const char *l = "run tests/kernels/grid_sync.ptx --kernel _Z9two_phasePiS_i --grid 8 --block 128 "
+                    "--arg buf:i32[1000]=iota --arg buf:i32[1000]=fill:0 --arg i32:1000";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --cooperative", l);
+    assert_int_equal(run(out, sizeof out, cmd), 0);
+    assert_non_null(strstr(out, "arg 0  i32[1000]: 1010 21 32"));
+    assert_int_equal(run(out, sizeof out, l), 1);
+    assert_non_null(strstr(out, "kernel fault: trap"));
+}
+
 static void test_run_missing_file_is_status_2(void **s)
 {
     (void)s;
@@ -238,6 +252,7 @@ int main(void)
         cmocka_unit_test(test_run_rejects_block_over_1024_threads),
         cmocka_unit_test(test_run_bad_ptx_points_at_line_and_column),
         cmocka_unit_test(test_run_unsupported_instruction_is_named_at_launch),
+        cmocka_unit_test(test_run_cooperative_launch_option),
         cmocka_unit_test(test_run_missing_file_is_status_2),
         cmocka_unit_test(test_lesson_1_shows_the_race_and_two_correct_sums),
         cmocka_unit_test(test_lesson_unknown_is_status_2),

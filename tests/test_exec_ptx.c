@@ -699,6 +699,46 @@ static void test_ptx_simd_video4_bytewise_against_c_reference(void **s)
     }
 }
 
+/* ---- cooperative launch ----------------------------------------------------- */
+
+/* grid.sync() in a cooperative launch: blocks see each other's writes
+ * across the barrier; without --cooperative the kernel traps (its workspace
+ * address, %envreg1/2, is 0, as on a GPU); a grid larger than can be
+ * resident at once is refused before it runs. */
+static void test_ptx_cooperative_launch_grid_sync_and_its_refusals(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST(); /* the GPU backend does not launch cooperatively yet */
+    DeviceModule *m = load_file("tests/kernels/grid_sync.ptx");
+    enum { N = 1000 };
+    int a[N], b[N];
+    for (int i = 0; i < N; i++)
+        a[i] = i * 7 % 101;
+    DevicePtr da = up(a, sizeof a), db = dalloc(sizeof b);
+    int n = N;
+    void *args[] = {&da, &db, &n};
+    SimError err;
+    DeviceLaunch cfg = {.grid = {8, 1, 1}, .block = {128, 1, 1}, .inst_budget = 50000000, .cooperative = true};
+    SimStatus st = device_launch(m, "_Z9two_phasePiS_i", &cfg, args, NULL, &fault, &err);
+    if (st)
+        fail_msg("%s %s", err.msg, fault.msg);
+    int got[N];
+    down(got, da, sizeof got);
+    for (int i = 0; i < N; i++) {
+        int j = (i + N - 1) % N; /* a[i] = b[i - 1] = (a0[i] + 1) * 10 + a0[i - 1] + 1 */
+        int want = (a[(j + 1) % N] + 1) * 10 + a[j] + 1;
+        if (got[i] != want)
+            fail_msg("element %d: %d, want %d", i, got[i], want);
+    }
+    cfg.cooperative = false;
+    assert_int_equal(device_launch(m, "_Z9two_phasePiS_i", &cfg, args, NULL, &fault, &err), SIM_ERR_FAULT);
+    assert_string_equal(fault.kind, "trap");
+    cfg.cooperative = true;
+    cfg.grid.x = 100000;
+    assert_int_equal(device_launch(m, "_Z9two_phasePiS_i", &cfg, args, NULL, &fault, &err), SIM_ERR_USAGE);
+    assert_non_null(strstr(err.msg, "cudaErrorCooperativeLaunchTooLarge"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -718,6 +758,7 @@ int main(void)
         T(test_ptx_fns_lop3_bmsk_szext_dp4a_dp2a_against_c_references),
         T(test_ptx_cp_async_mbarrier_arrive_counts_only_with_noinc),
         T(test_ptx_simd_video4_bytewise_against_c_reference),
+        T(test_ptx_cooperative_launch_grid_sync_and_its_refusals),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
