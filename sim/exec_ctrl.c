@@ -310,9 +310,28 @@ SimStatus dec_ctrl(DecodeCtx *c)
             in->fn = exec_warp_sync_fn();
             return SIM_OK;
         }
-        if (dec_mod(c, "cluster"))
-            return dec_fail(c, "thread block clusters are not supported yet (barrier.cluster waits for every "
-                               "thread of the cluster's CTAs)");
+        if (dec_mod(c, "cluster")) {
+            /* barrier.cluster.arrive / .wait in a cluster of one CTA: wait is
+             * the CTA's barrier over every thread (hardware barrier 15, which
+             * a kernel naming its own barriers is unlikely to use); arrive
+             * marks nothing a later wait would not see */
+            static const char *const ign2[] = {"relaxed", "release", "acquire", NULL};
+            dec_ignore(c, ign2);
+            if (c->pi->n_opnds)
+                return dec_fail(c, "takes no operands");
+            if (dec_mod(c, "arrive")) {
+                in->fn = ex_nothing;
+                return SIM_OK;
+            }
+            if (!dec_mod(c, "wait"))
+                return dec_fail(c, "needs .arrive or .wait");
+            in->s[0] = dec_konst(c, 15);
+            in->aligned = 0;
+            in->sub = 0;
+            in->flow = SIM_FLOW_SELF;
+            in->fn = ex_bar;
+            return SIM_OK;
+        }
         dec_mod(c, "cta");
         /* bar is barrier.aligned; plain barrier.sync lets a warp's threads
          * arrive separately (dec_ignore above marked "aligned" used) */

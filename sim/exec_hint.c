@@ -1,6 +1,7 @@
 /* exec_hint.c: the cache-control instructions of sm_80/sm_90 -- createpolicy,
  * applypriority, discard -- decoded and run.  They are hints that change no
- * value; discard still checks the memory it names. */
+ * value; discard still checks the memory it names.  Also mapa and getctarank
+ * for the clusters of one CTA a launch without clusters has. */
 #include "exec_int.h"
 #include "exec_lanes.h"
 
@@ -36,10 +37,14 @@ static void ex_discard(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     }
 }
 
+static SimStatus dec_mapa(DecodeCtx *c);
+
 SimStatus dec_cache_ctl(DecodeCtx *c)
 {
     SimInst *in = c->in;
     const char *op = c->pi->opcode;
+    if (!strcmp(op, "mapa") || !strcmp(op, "getctarank"))
+        return dec_mapa(c);
     if (!strcmp(op, "createpolicy")) {
         static const char *const ign[] = {"fractional", "range", "cvt", "L2", "L2::evict_last", "L2::evict_normal",
                                           "L2::evict_first", "L2::evict_unchanged", "b64", NULL};
@@ -72,3 +77,39 @@ SimStatus dec_cache_ctl(DecodeCtx *c)
     return SIM_OK;
 }
 
+
+/* mapa{.space}.type d, a, rank: the address of a's variable in CTA rank of
+ * the cluster; getctarank d, a: the rank whose shared memory a is in.  With
+ * clusters of one CTA, rank 0 is the CTA itself (same address); any other
+ * rank does not exist. */
+static void ex_mapa(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A;
+    const uint64_t *r = in->s[1] != -1 ? exec_src(x, w, in->s[1]) : NULL;
+    for (uint32_t q = m; q; q &= q - 1) {
+        int l = __builtin_ctz(q);
+        if (r && (uint32_t)r[l] != 0) {
+            exec_fault(x, w, in, l, "trap", 0, "mapa to CTA rank %u of a cluster of one CTA",
+                       (unsigned)(uint32_t)r[l]);
+            return;
+        }
+        d[l] = r ? a[l] & (in->size == 4 ? 0xffffffffull : ~0ull) : 0; /* getctarank: 0 */
+    }
+}
+
+static SimStatus dec_mapa(DecodeCtx *c)
+{
+    SimInst *in = c->in;
+    bool rank = !strcmp(c->pi->opcode, "getctarank");
+    dec_shared(c);
+    PtxType ts[2] = {PTX_T_NONE, PTX_T_NONE};
+    if (dec_types(c, ts) != 1 || ptx_type_size(ts[0]) < 4)
+        return dec_fail(c, "needs .u32 or .u64");
+    in->size = (uint8_t)ptx_type_size(ts[0]);
+    if (c->pi->n_opnds != (rank ? 2 : 3) || dec_dst(c, 0, &in->d) || dec_src(c, 1, ts[0], &in->s[0]))
+        return dec_fail(c, rank ? "expected getctarank d, a" : "expected mapa d, a, rank");
+    if (!rank && dec_src(c, 2, PTX_T_U32, &in->s[1]))
+        return c->err->status;
+    in->fn = ex_mapa;
+    return SIM_OK;
+}

@@ -29,7 +29,8 @@
 #define NO_MMA "warp-level matrix multiply (tensor cores) is not implemented"
 #define NO_WGMMA "warpgroup MMA (sm_90a tensor cores, with matrix descriptors) is not implemented"
 #define NO_TMA "the Tensor Memory Accelerator (bulk and tensor copies, transaction counts) is not implemented"
-#define NO_CLUSTER "thread block clusters run one CTA each: distributed shared memory across CTAs is not modelled"
+#define NO_CLUSTER "thread block clusters of more than one CTA are not supported (a kernel declaring them is refused)"
+#define ONE_CTA "clusters of one CTA (a launch without clusters): rank 0 only"
 #define NO_MULTIMEM "multimem (NVLink multicast objects) has no meaning on one simulated GPU"
 
 static const IsaRow rows[] = {
@@ -128,8 +129,8 @@ static const IsaRow rows[] = {
     {"cvt", "cvt", MOV, NULL, "every rounding mode; f16x2/bf16x2 from two f32; .relu, .satfinite"},
     {"cvt.pack", "cvt", MOV, "cvt.pack is not implemented", NULL},
     {"cvt to e4m3/e5m2 (fp8)", "cvt", MOV, "fp8 conversions are not implemented", NULL},
-    {"mapa", "mapa", MOV, NO_CLUSTER, NULL},
-    {"getctarank", "getctarank", MOV, NO_CLUSTER, NULL},
+    {"mapa", "mapa", MOV, NULL, ONE_CTA},
+    {"getctarank", "getctarank", MOV, NULL, ONE_CTA},
     {"cp.async", "cp", ASYNC, NULL, "copies land when the issuing thread waits"},
     {"cp.async.commit_group, cp.async.wait_group, cp.async.wait_all", "cp", ASYNC, NULL, NULL},
     {"cp.async.mbarrier.arrive", "cp", ASYNC, NULL, NULL},
@@ -151,7 +152,8 @@ static const IsaRow rows[] = {
     {"exit", "exit", CTRL, NULL, NULL},
     {"bar, barrier", "barrier", SYNC, NULL, ".sync .arrive .red, named barriers with counts"},
     {"bar.warp.sync", "bar", SYNC, NULL, NULL},
-    {"barrier.cluster", "barrier", SYNC, NO_CLUSTER, NULL},
+    {"barrier.cluster", "barrier", SYNC, NULL, ONE_CTA},
+    {"clusters of several CTAs (__cluster_dims__, distributed shared memory)", "cluster", SYNC, NO_CLUSTER, NULL},
     {"membar", "membar", SYNC, NULL, "the simulator is sequentially consistent"},
     {"fence", "fence", SYNC, NULL, "the simulator is sequentially consistent"},
     {"fence.proxy.tensormap", "fence", SYNC, NO_TMA, NULL},

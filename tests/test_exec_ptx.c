@@ -739,6 +739,35 @@ static void test_ptx_cooperative_launch_grid_sync_and_its_refusals(void **s)
     assert_non_null(strstr(err.msg, "cudaErrorCooperativeLaunchTooLarge"));
 }
 
+/* ---- clusters of one CTA ------------------------------------------------------ */
+
+/* A launch without clusters runs each CTA as a cluster of one: the cluster
+ * API (barrier.cluster, mapa, %cluster_ctarank, %cluster_nctarank,
+ * %clusterid) works with rank 0 of 1; a kernel declaring clusters of two
+ * is refused at launch, saying so. */
+static void test_ptx_single_cta_clusters_run_and_larger_clusters_are_refused(void **s)
+{
+    (void)s;
+    DeviceModule *m = load_file("tests/kernels/cluster_one.ptx");
+    int out[128];
+    DevicePtr d = dalloc(sizeof out);
+    void *args[] = {&d};
+    launch(m, "_Z18single_cta_clusterPi", 2, 64, args);
+    down(out, d, sizeof out);
+    for (int b = 0; b < 2; b++)
+        for (int t = 0; t < 64; t++)
+            assert_int_equal(out[b * 64 + t], (63 - t) * 3 + b + 10000 + 100000 * b);
+    SIM_ONLY({
+        DeviceModule *mm = load_file("tests/conformance/misc.ptx");
+        SimError err;
+        int n = 64;
+        void *a3[] = {&d, &d, &n};
+        DeviceLaunch cfg = {.grid = {2, 1, 1}, .block = {64, 1, 1}, .inst_budget = 100000};
+        assert_int_equal(device_launch(mm, "cluster_exchange", &cfg, a3, NULL, &fault, &err), SIM_ERR_UNSUPPORTED);
+        assert_non_null(strstr(err.msg, "thread block clusters of 2 CTAs"));
+    });
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -759,6 +788,7 @@ int main(void)
         T(test_ptx_cp_async_mbarrier_arrive_counts_only_with_noinc),
         T(test_ptx_simd_video4_bytewise_against_c_reference),
         T(test_ptx_cooperative_launch_grid_sync_and_its_refusals),
+        T(test_ptx_single_cta_clusters_run_and_larger_clusters_are_refused),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
