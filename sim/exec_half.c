@@ -402,3 +402,14 @@ uint32_t exec_half_post(PtxType dt, uint32_t h, bool relu, bool satfinite)
         h = 0;
     return h;
 }
+
+/* ---- atomics ---------------------------------------------------------------- */
+
+uint32_t exec_half_add(PtxType t, uint32_t a, uint32_t b)
+{
+    HFmt f = t == PTX_T_F16 || t == PTX_T_F16X2 ? F16 : BF16;
+    uint32_t lo = h_arith(f, H_ADD, a & 0xffff, b & 0xffff, 0, ALU_RN, false);
+    if (t == PTX_T_F16 || t == PTX_T_BF16)
+        return lo;
+    return lo | h_arith(f, H_ADD, a >> 16, b >> 16, 0, ALU_RN, false) << 16;
+}

@@ -466,6 +466,9 @@ SimStatus dec_half_cmp(DecodeCtx *c, bool is_set, PtxType dt, PtxType st);
  * canonical NaN) and .satfinite (infinity -> the largest finite value of its
  * sign, NaN -> the canonical NaN). */
 uint32_t exec_half_post(PtxType dt, uint32_t h, bool relu, bool satfinite);
+/* a + b of half type t (packed ones per half), round to nearest, subnormals
+ * kept: the update of atom.add.noftz.{f16,f16x2,bf16,bf16x2}. */
+uint32_t exec_half_add(PtxType t, uint32_t a, uint32_t b);
 
 /* ---- running (exec_run.c) ---------------------------------------------- */
 /* Launch function fidx of prog.  Returns SIM_OK or SIM_ERR_FAULT.  trace:

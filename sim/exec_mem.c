@@ -348,6 +348,8 @@ static uint64_t atom_apply(const SimInst *in, bool global, uint64_t old, uint64_
             return alu_f32_add((uint32_t)old, (uint32_t)b, ALU_RN, global, false);
         if (t == PTX_T_F64)
             return alu_f64_add(old, b, ALU_RN);
+        if (t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2)
+            return exec_half_add(t, (uint32_t)old, (uint32_t)b);
         return old + b;
     case A_MIN: return alu_int_min(t, old, b);
     case A_MAX: return alu_int_max(t, old, b);
@@ -547,8 +549,10 @@ SimStatus dec_mem(DecodeCtx *c)
         in->scope = c->cta_scope;
         PtxType t = ts[0];
         int size = ptx_type_size(t);
-        if ((size != 4 && size != 8) || t == PTX_T_F16X2)
-            return dec_fail(c, "type .%s is not supported (32- and 64-bit are)", ptx_type_name(t));
+        bool half = t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2;
+        if ((size != 4 && size != 8 && !half) || (half && k != A_ADD))
+            return dec_fail(c, "type .%s is not supported here (32- and 64-bit are; f16, f16x2, bf16 and "
+                               "bf16x2 with .add.noftz)", ptx_type_name(t));
         if (ptx_type_is_float(t) && k != A_ADD && k != A_EXCH)
             return dec_fail(c, "float atomics support .add and .exch");
         if ((k == A_INC || k == A_DEC) && t != PTX_T_U32)

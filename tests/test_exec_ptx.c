@@ -456,6 +456,43 @@ static void test_ptx_simd_video4_bytewise_against_c_reference(void **s)
     }
 }
 
+/* atom.add.noftz of f16, f16x2, bf16x2: one read-modify-write per lane in
+ * lane order (the default --atomic-order), each rounded to nearest. */
+static void test_ptx_half_precision_atomic_add_in_lane_order(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST(); /* the GPU's order of the lanes' updates is its own */
+    const char *text =
+        PTX_HEAD
+        ".visible .entry k(.param .u64 pin, .param .u64 pacc)\n{\n.reg .b16 %rs<4>;\n.reg .b32 %r<8>;\n"
+        ".reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [pin];\nld.param.u64 %rd2, [pacc];\nmov.u32 %r1, %tid.x;\n"
+        "mul.wide.u32 %rd3, %r1, 4;\nadd.s64 %rd4, %rd1, %rd3;\nld.global.u32 %r2, [%rd4];\n"
+        "mov.b32 {%rs1, %rs2}, %r2;\n"
+        "atom.global.add.noftz.f16 %rs3, [%rd2], %rs1;\n"
+        "atom.global.add.noftz.f16x2 %r3, [%rd2+4], %r2;\n"
+        "red.global.add.noftz.bf16x2 [%rd2+8], %r2;\nret;\n}\n";
+    uint32_t in[32], acc[3] = {0, 0, 0};
+    for (int i = 0; i < 32; i++) /* moderate magnitudes, both signs, in both formats */
+        in[i] = (uint32_t)(rnd64() & 0x37ff37ff) | (i % 3 == 0 ? 0x80008000u : 0);
+    DeviceModule *m = load_text("hatom.ptx", text);
+    DevicePtr din = up(in, sizeof in), dacc = up(acc, sizeof acc);
+    void *args[] = {&din, &dacc};
+    launch(m, "k", 1, 32, args);
+    down(acc, dacc, sizeof acc);
+    uint32_t f = 0, lo = 0, hi = 0, blo = 0, bhi = 0;
+    for (int i = 0; i < 32; i++) {
+        f = ref_round(half_value(f, 10, 5, 15) + half_value(in[i] & 0xffff, 10, 5, 15), 10, 5, 15);
+        lo = ref_round(half_value(lo, 10, 5, 15) + half_value(in[i] & 0xffff, 10, 5, 15), 10, 5, 15);
+        hi = ref_round(half_value(hi, 10, 5, 15) + half_value(in[i] >> 16, 10, 5, 15), 10, 5, 15);
+        blo = ref_round(half_value(blo, 7, 8, 127) + half_value(in[i] & 0xffff, 7, 8, 127), 7, 8, 127);
+        bhi = ref_round(half_value(bhi, 7, 8, 127) + half_value(in[i] >> 16, 7, 8, 127), 7, 8, 127);
+    }
+    assert_int_equal(acc[0] & 0xffff, f);
+    assert_int_equal(acc[1], lo | hi << 16);
+    assert_int_equal(acc[2], blo | bhi << 16);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -465,6 +502,7 @@ int main(void)
         T(test_ptx_mad_cc_madc_64x64_multiply_and_u64_carries),
         T(test_ptx_sinf_cosf_of_large_arguments_within_two_ulp),
         T(test_ptx_f16x2_bf16x2_arithmetic_and_packing_against_c_reference),
+        T(test_ptx_half_precision_atomic_add_in_lane_order),
         T(test_ptx_fns_lop3_bmsk_szext_dp4a_dp2a_against_c_references),
         T(test_ptx_cp_async_mbarrier_arrive_counts_only_with_noinc),
         T(test_ptx_simd_video4_bytewise_against_c_reference),
