@@ -340,13 +340,14 @@ static void ex_half_cmp(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         if (two)
             p1 |= (uint32_t)alu_compare((AluCmp)in->cmp, et, A >> 16, B >> 16, in->ftz) << l;
     });
+    uint32_t q0 = bool_op(in->bop, ~p0, c); /* scalar setp's q: BoolOp(!t, c) */
     p0 = bool_op(in->bop, p0, c);
     p1 = bool_op(in->bop, p1, c);
     if (dt == PTX_T_PRED) {
         if (in->d >= 0)
             w->p[in->d] = (w->p[in->d] & ~m) | (p0 & m);
         if (in->pd >= 0)
-            w->p[in->pd] = (w->p[in->pd] & ~m) | ((two ? p1 : bool_op(in->bop, ~p0, c)) & m);
+            w->p[in->pd] = (w->p[in->pd] & ~m) | ((two ? p1 : q0) & m);
         return;
     }
     /* set: true is 1.0 in a half destination, all ones in an integer one */

@@ -493,6 +493,40 @@ static void test_ptx_half_precision_atomic_add_in_lane_order(void **s)
     assert_int_equal(acc[2], blo | bhi << 16);
 }
 
+/* setp on halves with a BoolOp and p|q (PTX ISA setp: p = BoolOp(t, c),
+ * q = BoolOp(!t, c); for .f16x2 p and q are the two halves' results).  With
+ * .xor and c true, q is t itself (it used to come out as !t). */
+static void test_ptx_setp_half_boolop_writes_p_and_q(void **s)
+{
+    (void)s;
+    const char *text =
+        PTX_HEAD
+        ".visible .entry k(.param .u64 pout)\n{\n.reg .pred %p<8>;\n.reg .b16 %rs<4>;\n.reg .b32 %r<12>;\n"
+        ".reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [pout];\n"
+        "mov.b16 %rs1, 0x3c00;\nmov.b16 %rs2, 0x4000;\n"           /* 1.0 < 2.0 */
+        "setp.eq.u32 %p7, 0, 0;\n"                                   /* c = true */
+        "setp.lt.xor.f16 %p1|%p2, %rs1, %rs2, %p7;\n"
+        "setp.lt.and.f16 %p3|%p4, %rs2, %rs1, %p7;\n"
+        "mov.b32 %r1, 0x40003c00;\nmov.b32 %r2, 0x3c004000;\n"       /* {1, 2} vs {2, 1} */
+        "setp.lt.f16x2 %p5|%p6, %r1, %r2;\n"
+        "selp.u32 %r3, 1, 0, %p1;\nselp.u32 %r4, 1, 0, %p2;\nselp.u32 %r5, 1, 0, %p3;\n"
+        "selp.u32 %r6, 1, 0, %p4;\nselp.u32 %r7, 1, 0, %p5;\nselp.u32 %r8, 1, 0, %p6;\n"
+        "st.global.v4.u32 [%rd1], {%r3, %r4, %r5, %r6};\nst.global.v2.u32 [%rd1+16], {%r7, %r8};\nret;\n}\n";
+    DeviceModule *m = load_text("hsetp.ptx", text);
+    uint32_t out[6];
+    DevicePtr d = dalloc(sizeof out);
+    void *args[] = {&d};
+    launch(m, "k", 1, 1, args);
+    down(out, d, sizeof out);
+    assert_int_equal(out[0], 0); /* t = 1: p = 1 ^ 1 */
+    assert_int_equal(out[1], 1); /* q = !1 ^ 1 */
+    assert_int_equal(out[2], 0); /* t = 0: p = 0 & 1 */
+    assert_int_equal(out[3], 1); /* q = 1 & 1 */
+    assert_int_equal(out[4], 1); /* low halves (the ISA's t[0], a[15:0]): 1 < 2 */
+    assert_int_equal(out[5], 0); /* high halves: 2 < 1 is false */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +537,7 @@ int main(void)
         T(test_ptx_sinf_cosf_of_large_arguments_within_two_ulp),
         T(test_ptx_f16x2_bf16x2_arithmetic_and_packing_against_c_reference),
         T(test_ptx_half_precision_atomic_add_in_lane_order),
+        T(test_ptx_setp_half_boolop_writes_p_and_q),
         T(test_ptx_fns_lop3_bmsk_szext_dp4a_dp2a_against_c_references),
         T(test_ptx_cp_async_mbarrier_arrive_counts_only_with_noinc),
         T(test_ptx_simd_video4_bytewise_against_c_reference),
