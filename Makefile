@@ -137,7 +137,7 @@ lesson1: all
 
 # Regenerate every lesson's committed kernel.ptx (needs nvcc).
 ptx:
-	@for f in lessons/[0-9]*/kernel.cu tests/kernels/*.cu; do sh scripts/gen_ptx.sh $$f || exit 1; done
+	@for f in lessons/[0-9]*/kernel.cu tests/kernels/*.cu tests/conformance/*.cu; do sh scripts/gen_ptx.sh $$f || exit 1; done
 
 # libFuzzer on the PTX parser; new finds go to the corpus that test_ptx replays.
 FUZZ_SECONDS ?= 60

@@ -23,7 +23,10 @@ const char launch_sched_help[] =
     "  --timing       model time (docs/timing.md): cycles, achieved occupancy, cache hit\n"
     "                 rates, stall reasons; warps issue in modelled-time order\n"
     "  --carveout P   preferred shared-memory carveout, as cudaFuncSetAttribute sets it:\n"
-    "                 default, maxl1, maxshared, half or 0..100 (percent)\n";
+    "                 default, maxl1, maxshared, half or 0..100 (percent)\n"
+    "  --cooperative  a cooperative launch (cudaLaunchCooperativeKernel): every block\n"
+    "                 resident at once, grid.sync() works; refused when the grid does\n"
+    "                 not fit (the simulator only, so far)\n";
 
 void launch_spec_init(LaunchSpec *s)
 {
@@ -92,6 +95,10 @@ LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char
     const char *a = argv[*i];
     if (!strcmp(a, "--timing")) {
         s->timing = true;
+        return LAUNCH_OPT_TAKEN;
+    }
+    if (!strcmp(a, "--cooperative")) { /* a flag: no value */
+        s->cooperative = true;
         return LAUNCH_OPT_TAKEN;
     }
     if (*i + 1 >= argc)
@@ -389,6 +396,7 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
                         .trace_path = s->trace_path, .trace_level = s->trace_level,
                         .schedule = s->schedule, .atomic_order = s->atomic_order,
                         .divergence = s->divergence, .seed = s->seed, .checks = s->checks,
+                        .cooperative = s->cooperative,
                         .on_issue = s->on_issue, .on_issue_user = s->on_issue_user,
                         .on_progress = s->on_progress, .on_progress_user = s->on_progress_user, .timing = s->timing};
     bool on_gpu = !strcmp(device_backend(dev), "gpu");
@@ -406,7 +414,10 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
     }
     st = device_launch(mod, entry, &cfg, params, &r->stats, &r->fault, &err);
     if (st && st != SIM_ERR_FAULT) {
-        snprintf(msg, cap, "%s", err.msg);
+        if (err.line > 0) /* a kernel refused for an instruction: where it is */
+            snprintf(msg, cap, "%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+        else
+            snprintf(msg, cap, "%s", err.msg);
         goto fail;
     }
     r->status = st;

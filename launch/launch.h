@@ -38,6 +38,7 @@ typedef struct {
     bool timing;                 /* --timing: the simulator's timing model (DeviceLaunch.timing) */
     int carveout;                /* --carveout P: preferred carveout (-1 default .. 100), */
     bool have_carveout;          /* set with cuFuncSetAttribute's meaning when given */
+    bool cooperative;            /* --cooperative: a cooperative launch (grid.sync()) */
     /* Called before every warp instruction (DeviceLaunch.on_issue, a
      * SimIssueFn of sim/inspect.h: `warpsim step`); NULL none. */
     int (*on_issue)(void *user, const struct SimView *view, uint64_t block, int warp);

@@ -103,7 +103,8 @@ typedef struct {
 
 /* Why a launch stopped early.  kind is a short word: "out-of-bounds",
  * "misaligned", "barrier-divergence", "deadlock", "budget-exceeded", "trap",
- * "unsupported", "illegal-address" (gpu). */
+ * "unsupported", "stack-overflow" (recursion deeper than the call stack),
+ * "illegal-address" (gpu). */
 typedef struct {
     bool faulted;
     char kind[32];
@@ -140,6 +141,11 @@ typedef struct {
                                  the pre-Volta reconvergence stack */
     uint64_t seed;
     unsigned checks;          /* DEVICE_CHECK_* bits */
+    bool cooperative;         /* cudaLaunchCooperativeKernel: every block resident
+                                 at once (refused with SIM_ERR_USAGE when the
+                                 grid cannot be), grid-wide sync (grid.sync())
+                                 through a workspace named in %envreg1/2.  The
+                                 simulator only, so far */
     /* The simulator calls on_issue(on_issue_user, view, block, warp) before
      * every warp instruction (sim/inspect.h: a SimIssueFn); it may inspect the
      * paused launch and stop it.  NULL: not called.  The GPU refuses it. */

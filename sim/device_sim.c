@@ -128,6 +128,11 @@ static SimStatus sim_malloc(Device *dd, size_t bytes, DevicePtr *out, SimError *
 
 static SimStatus sim_free(Device *dd, DevicePtr p, SimError *err)
 {
+    MemAlloc *a = mem_find(((SimDevice *)dd)->mem, p, 0);
+    if (a && a->addr == p && a->heap)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "free of 0x%llx, which a kernel's malloc made: only a kernel's free releases it",
+                             (unsigned long long)p);
     if (!mem_release(((SimDevice *)dd)->mem, p))
         return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "free of 0x%llx, which is not an allocation",
                              (unsigned long long)p);
@@ -269,6 +274,8 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     int maxdyn = a ? a->max_dyn_smem : 48 * 1024;
     const SimFuncInfo *fi = &m->prog->funcs[f];
     uint64_t st = fi->static_smem;
+    if (!m->prog->ptx->funcs[f].is_extern && exec_kernel_check(m->prog, f, err))
+        return err ? err->status : SIM_ERR_UNSUPPORTED;
     if (cfg->smem > (unsigned)maxdyn)
         return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
                              "%u bytes of dynamic shared memory exceed the kernel's maximum of %d; above 48 KB a "
@@ -301,7 +308,32 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     ExecOptions opt = {.nsm = mm->dev->sm_count, .arch = mm->dev->prof, .trace = tw, .alog = d->base.alog,
                        .n_alog = &d->base.n_alog, .races = d->base.races, .n_races = &d->base.n_races,
                        .arena = &d->arena, .mem_limit = d->base.mem_limit};
-    opt.blocks_per_sm = resident_blocks(mm, a, cfg, st, &opt);
+    int per_sm = opt.blocks_per_sm = resident_blocks(mm, a, cfg, st, &opt);
+    MemAlloc *ws = NULL;
+    if (cfg->cooperative) {
+        /* as cudaLaunchCooperativeKernel: every block resident at once, else
+         * cudaErrorCooperativeLaunchTooLarge; the grid barrier's workspace is
+         * fresh global memory the kernel finds in %envreg1/%envreg2 */
+        uint64_t nb = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+        uint64_t fit = (uint64_t)per_sm * (uint64_t)(mm->dev->sm_count > 0 ? mm->dev->sm_count : 1);
+        if (nb > fit) {
+            free(params);
+            if (tw)
+                trace_writer_close(tw, 1, NULL);
+            return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                                 "a cooperative launch of %llu blocks needs them all resident at once, but %d "
+                                 "SMs hold %d blocks each of this kernel (%llu in all): "
+                                 "cudaErrorCooperativeLaunchTooLarge", (unsigned long long)nb,
+                                 mm->dev->sm_count, per_sm, (unsigned long long)fit);
+        }
+        if (!(ws = mem_alloc(d->mem, 64, "cooperative grid barrier"))) {
+            free(params);
+            if (tw)
+                trace_writer_close(tw, 1, NULL);
+            return sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory");
+        }
+    }
+    opt.coop_ws = ws ? ws->addr : 0;
     if ((cfg->checks & DEVICE_CHECK_RACES) &&
         !(opt.race = race_new(cfg->block.x * cfg->block.y * cfg->block.z))) {
         free(params);
@@ -311,6 +343,8 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     }
     SimStatus rc = exec_launch(m->prog, d->mem, f, cfg, params, stats, fault, &opt, &d->printf_out, &out_len);
     free(params);
+    if (ws)
+        mem_release(d->mem, ws->addr);
     if (opt.race) {
         d->base.n_races = exec_race_findings(m->prog, cfg, opt.race, d->base.races, d->base.n_races,
                                              DEVICE_MAX_RACES, tw, stats->cycles);

@@ -167,6 +167,11 @@ SimStatus dec_arith(DecodeCtx *c)
     int nsrc = 2;
     static const char *const ignored[] = {"uni", NULL};
     dec_ignore(c, ignored);
+    if (!strcmp(op, "addc") || !strcmp(op, "subc") || !strcmp(op, "madc"))
+        return dec_carry(c, t);
+    for (int k = 0; k < c->pi->n_mods; k++)
+        if (!strcmp(c->pi->mods[k], "cc") && (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mad")))
+            return dec_carry(c, t);
 
     if (t == PTX_T_PRED) { /* and/or/xor/not/mov on predicates */
         int sub;
@@ -207,8 +212,6 @@ SimStatus dec_arith(DecodeCtx *c)
             sub = add ? OP_ADD : OP_SUB;
             fast = is32 ? (add ? ex_add32 : ex_sub32) : is64 ? (add ? ex_add64 : ex_sub64) : NULL;
         }
-        if (dec_mod(c, "cc"))
-            return dec_fail(c, "carry-out (.cc) is not supported yet");
     } else if (!strcmp(op, "mul") || !strcmp(op, "mad")) {
         bool mad = op[1] == 'a';
         nsrc = mad ? 3 : 2;
@@ -465,6 +468,9 @@ SimStatus dec_cmp(DecodeCtx *c)
         return dec_fail(c, "wrong number of type modifiers");
     PtxType st = is_set ? ts[1] : ts[0];
     in->type = (uint8_t)st;
+    if (st == PTX_T_F16X2 || st == PTX_T_BF16X2 || st == PTX_T_F16 || st == PTX_T_BF16 ||
+        (is_set && (ts[0] == PTX_T_F16 || ts[0] == PTX_T_BF16 || ts[0] == PTX_T_F16X2 || ts[0] == PTX_T_BF16X2)))
+        return dec_half_cmp(c, is_set, ts[0], st);
     if (st == PTX_T_PRED || ptx_type_size(st) > 8 || st == PTX_T_F16X2 || st == PTX_T_BF16X2)
         return dec_fail(c, "type .%s is not supported", ptx_type_name(st));
     int k = 1;
@@ -516,7 +522,9 @@ static void ex_mov_dyn(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     case PTX_SREG_GLOBALTIMER_LO: v = (uint32_t)ns; break;
     case PTX_SREG_GLOBALTIMER_HI: v = (uint32_t)(ns >> 32); break;
     case PTX_SREG_ACTIVEMASK: v = m; break;
-    default: break;
+    case PTX_SREG_ENVREG0 + 1: v = x->coop_ws >> 32; break;
+    case PTX_SREG_ENVREG0 + 2: v = (uint32_t)x->coop_ws; break;
+    default: break; /* the other %envreg: 0 */
     }
     LANES(m, { d[l] = v; });
 }
@@ -642,6 +650,11 @@ SimStatus dec_mov(DecodeCtx *c)
             in->visible = 1; /* clocks: when it runs matters */
             return SIM_OK;
         default:
+            if (s0->sreg >= PTX_SREG_ENVREG0 && s0->sreg <= PTX_SREG_ENVREG31) {
+                in->sub = (uint8_t)s0->sreg;
+                in->fn = ex_mov_dyn;
+                return SIM_OK;
+            }
             break;
         }
     }

@@ -202,8 +202,15 @@ static void ex_mbarrier(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             break;
         }
         case MB_CP_ARRIVE:
+            /* cp.async.mbarrier.arrive: an arrive-on once the thread's prior
+             * cp.async copies complete (they land now).  Without .noinc the
+             * pending count is first raised by one, so the net change is none
+             * (PTX ISA, cp.async.mbarrier.arrive); .noinc counts as an arrival
+             * the init count was set for. */
             land(x, w->blk, (uint32_t)exec_tid(w, l), UINT32_MAX);
-            __attribute__((fallthrough)); /* then arrive (.noinc: the count was set for it) */
+            if (!in->aux)
+                continue;
+            __attribute__((fallthrough));
         case MB_ARRIVE:
         case MB_ARRIVE_DROP: {
             uint64_t cnt = in->s[0] != -1 ? exec_src(x, w, in->s[0])[l] : 1;
@@ -274,7 +281,8 @@ SimStatus dec_async(DecodeCtx *c)
         if (dec_mod(c, "mbarrier")) {
             if (!dec_mod(c, "arrive"))
                 return dec_fail(c, "expected cp.async.mbarrier.arrive");
-            static const char *const ign[] = {"noinc", "shared", "b64", "shared::cta", NULL};
+            in->aux = dec_mod(c, "noinc");
+            static const char *const ign[] = {"shared", "b64", "shared::cta", NULL};
             dec_ignore(c, ign);
             in->sub = MB_CP_ARRIVE;
             in->d = -1;
@@ -329,9 +337,9 @@ SimStatus dec_async(DecodeCtx *c)
         return dec_fail(c, "mbarrier transaction counts (TMA) are not supported");
     in->sub = (uint8_t)k;
     in->aux = dec_mod(c, "parity");
+    /* before the ignore list marks them: .shared::cta is shared memory too */
+    in->space = dec_shared(c) ? PTX_SPACE_SHARED : PTX_SPACE_NONE;
     dec_ignore(c, async_ignored);
-    /* .shared::cta: what nvcc writes for cuda::barrier::arrive (CUDA 13) */
-    in->space = dec_mod(c, "shared") || dec_mod(c, "shared::cta") ? PTX_SPACE_SHARED : PTX_SPACE_NONE;
     in->d = -1;
     in->s[0] = -1;
     int n = c->pi->n_opnds;

@@ -27,6 +27,40 @@ static void ex_exit(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     lanes_exit(x, w, m);
 }
 
+/* Recursion (PTX ISA 7.2 "Function declarations and definitions": a .func
+ * may call itself).  Registers, parameters and .local variables belong to a
+ * function, not to one activation, so a call of a recursive function first
+ * pushes the callee's copies for the lane (registers, predicate bits, its
+ * .param and return bytes, its .local range) on the lane's stack, and its
+ * return pops them after handing over the results. */
+static void frame_move(Exec *x, Warp *w, int l, const SimFuncInfo *fi, uint8_t *s, bool save)
+{
+    SimProgram *p = x->prog;
+    for (int k = 0; k < fi->n_vals; k++, s += 8) {
+        uint64_t *r = &w->r[(int64_t)(fi->reg_base + k) * WARP + l];
+        if (save) memcpy(s, r, 8); else memcpy(r, s, 8);
+    }
+    for (int k = 0; k < fi->n_preds; k++) {
+        uint32_t *pr = &w->p[fi->pred_base + k];
+        if (save) {
+            if (k % 8 == 0) s[k / 8] = 0;
+            s[k / 8] |= (uint8_t)((*pr >> l & 1) << (k % 8));
+        } else {
+            *pr = (*pr & ~(1u << l)) | (uint32_t)(s[k / 8] >> (k % 8) & 1) << l;
+        }
+    }
+    s += (fi->n_preds + 7) / 8;
+    uint8_t *tp = w->blk->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
+    for (int i = 0; i < fi->nparams + fi->nrets; i++) {
+        uint8_t *q = tp + (i < fi->nparams ? fi->param_off[i] : fi->ret_off[i - fi->nparams]);
+        size_t n = (size_t)(i < fi->nparams ? fi->param_size[i] : fi->ret_size[i - fi->nparams]);
+        if (save) memcpy(s, q, n); else memcpy(q, s, n);
+        s += n;
+    }
+    uint8_t *lp = w->blk->local + (uint64_t)exec_tid(w, l) * p->local_size + fi->local_lo;
+    if (save) memcpy(s, lp, fi->local_hi - fi->local_lo); else memcpy(lp, s, fi->local_hi - fi->local_lo);
+}
+
 static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     (void)in;
@@ -42,8 +76,38 @@ static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         uint8_t *tp = w->blk->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
         for (int k = 0; k < sc->n_rets; k++)
             memmove(tp + sc->ret_dst[k], tp + sc->ret_src[k], (size_t)sc->ret_size[k]);
+        const SimFuncInfo *fi = &p->funcs[sc->callee];
+        if (fi->recursive) { /* the caller's copies back */
+            w->stack_sp[l] -= fi->frame_bytes;
+            frame_move(x, w, l, fi, w->stack + (uint64_t)l * EXEC_STACK_BYTES + w->stack_sp[l], false);
+        }
         w->pc[l] = callpc + 1;
     }
+}
+
+/* Device malloc/free (CUDA Programming Guide, "Dynamic Global Memory
+ * Allocation"): malloc takes from the device heap (memory.h, 8 MB by
+ * default) and returns NULL when it cannot, as the hardware does; free(NULL)
+ * does nothing; freeing anything else that malloc did not return (or twice)
+ * stops the launch.  Allocations outlive the launch, as on a GPU.  false:
+ * a fault was recorded. */
+static bool heap_call(Exec *x, Warp *w, const SimInst *in, int l, const SimCall *sc, uint8_t *tp, uint64_t a0)
+{
+    if (sc->sys == SIM_SYS_MALLOC) {
+        MemAlloc *al = mem_heap_alloc(x->mem, a0);
+        uint64_t r = al ? al->addr : 0;
+        if (!al)
+            x->heap_failed = true;
+        if (sc->n_rets > 0)
+            memcpy(tp + sc->ret_dst[0], &r, sc->ret_size[0] < 8 ? (size_t)sc->ret_size[0] : 8);
+        return true;
+    }
+    if (a0 && mem_heap_free(x->mem, a0)) {
+        exec_fault(x, w, in, l, "trap", a0, "free of 0x%llx, which is not a block device malloc returned "
+                   "(or was freed already)", (unsigned long long)a0);
+        return false;
+    }
+    return true;
 }
 
 static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
@@ -60,7 +124,10 @@ static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
                 memcpy(&a0, tp + sc->arg_src[0], 8);
             if (sc->n_args > 1)
                 memcpy(&a1, tp + sc->arg_src[1], 8);
-            if (sc->is_vprintf) {
+            if (sc->sys == SIM_SYS_MALLOC || sc->sys == SIM_SYS_FREE) {
+                if (!heap_call(x, w, in, l, sc, tp, a0))
+                    return;
+            } else if (sc->is_vprintf) {
                 exec_vprintf(x, w, in, l, a0, a1);
                 if (sc->n_rets > 0)
                     memset(tp + sc->ret_dst[0], 0, (size_t)sc->ret_size[0]);
@@ -82,8 +149,26 @@ static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             continue;
         }
         if (w->callsp[l] >= MAX_CALL_DEPTH) {
-            exec_fault(x, w, in, l, "trap", 0, "call depth exceeds %d", MAX_CALL_DEPTH);
+            exec_fault(x, w, in, l, "stack-overflow", 0,
+                       "call depth exceeds %d, the simulator's call stack (on hardware the limit is the "
+                       "per-thread stack, cudaLimitStackSize)", MAX_CALL_DEPTH);
             return;
+        }
+        const SimFuncInfo *fi = &p->funcs[sc->callee];
+        if (fi->recursive) {
+            if (!w->stack && !(w->stack = malloc((size_t)WARP * EXEC_STACK_BYTES))) {
+                exec_fault(x, w, in, l, "stack-overflow", 0, "out of host memory for the call stack");
+                return;
+            }
+            if (w->stack_sp[l] + fi->frame_bytes > EXEC_STACK_BYTES) {
+                exec_fault(x, w, in, l, "stack-overflow", 0,
+                           "recursion in %s is too deep: its %u saved frames fill the %d bytes of the "
+                           "simulator's per-thread call stack", x->prog->ptx->funcs[sc->callee].name,
+                           w->stack_sp[l] / fi->frame_bytes, EXEC_STACK_BYTES);
+                return;
+            }
+            frame_move(x, w, l, fi, w->stack + (uint64_t)l * EXEC_STACK_BYTES + w->stack_sp[l], true);
+            w->stack_sp[l] += fi->frame_bytes;
         }
         for (int k = 0; k < sc->n_args; k++)
             memmove(tp + sc->arg_dst[k], tp + sc->arg_src[k], (size_t)sc->arg_size[k]);
@@ -194,6 +279,19 @@ SimStatus dec_ctrl(DecodeCtx *c)
         in->fn = ex_trap;
         return SIM_OK;
     }
+    if (!strcmp(op, "griddepcontrol")) {
+        /* programmatic dependent launch (PTX ISA, griddepcontrol, sm_90):
+         * .wait waits for the grids this one depends on, which in the
+         * simulator have finished before it starts (launches run one after
+         * another); .launch_dependents lets a dependent grid start early, a
+         * scheduling hint.  Both change no value here. */
+        if (!dec_mod(c, "wait") && !dec_mod(c, "launch_dependents"))
+            return dec_fail(c, "needs .wait or .launch_dependents");
+        if (c->pi->n_opnds)
+            return dec_fail(c, "takes no operands");
+        in->fn = ex_nothing;
+        return SIM_OK;
+    }
     if (!strcmp(op, "membar") || !strcmp(op, "fence") || !strcmp(op, "brkpt") ||
         !strcmp(op, "nanosleep") || !strcmp(op, "pmevent")) {
         static const char *const fences[] = {"cta", "gl", "sys", "gpu", "cluster", "sc", "acq_rel",
@@ -210,6 +308,28 @@ SimStatus dec_ctrl(DecodeCtx *c)
                 return c->err->status;
             in->wsync = 1;
             in->fn = exec_warp_sync_fn();
+            return SIM_OK;
+        }
+        if (dec_mod(c, "cluster")) {
+            /* barrier.cluster.arrive / .wait in a cluster of one CTA: wait is
+             * the CTA's barrier over every thread (hardware barrier 15, which
+             * a kernel naming its own barriers is unlikely to use); arrive
+             * marks nothing a later wait would not see */
+            static const char *const ign2[] = {"relaxed", "release", "acquire", NULL};
+            dec_ignore(c, ign2);
+            if (c->pi->n_opnds)
+                return dec_fail(c, "takes no operands");
+            if (dec_mod(c, "arrive")) {
+                in->fn = ex_nothing;
+                return SIM_OK;
+            }
+            if (!dec_mod(c, "wait"))
+                return dec_fail(c, "needs .arrive or .wait");
+            in->s[0] = dec_konst(c, 15);
+            in->aligned = 0;
+            in->sub = 0;
+            in->flow = SIM_FLOW_SELF;
+            in->fn = ex_bar;
             return SIM_OK;
         }
         dec_mod(c, "cta");
@@ -287,10 +407,18 @@ SimStatus dec_ctrl(DecodeCtx *c)
         memset(&sc, 0, sizeof sc);
         sc.callee = fo->target;
         if (callee->is_extern) {
-            if (!strcmp(callee->name, "vprintf"))
+            if (!strcmp(callee->name, "vprintf")) {
                 sc.is_vprintf = true;
-            else if (strcmp(callee->name, "__assertfail"))
+                sc.sys = SIM_SYS_PRINTF;
+            } else if (!strcmp(callee->name, "__assertfail")) {
+                sc.sys = SIM_SYS_ASSERT;
+            } else if (!strcmp(callee->name, "malloc")) {
+                sc.sys = SIM_SYS_MALLOC;
+            } else if (!strcmp(callee->name, "free")) {
+                sc.sys = SIM_SYS_FREE;
+            } else {
                 return dec_fail(c, "calls to the external function %s are not supported", callee->name);
+            }
             sc.callee = -1;
         }
         int na = args ? args->n_elems : 0, nr = rets ? rets->n_elems : 0;

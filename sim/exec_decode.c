@@ -4,8 +4,10 @@
  * variables a constant bank, .shared an offset map, .local and call
  * parameters per-thread frames), numbers register slots across all
  * functions, and decodes every instruction through the decoder of its
- * opcode family (dec_* in exec_*.c).  Anything not supported is reported
- * here, at load time, naming the instruction and its PTX line. */
+ * opcode family (dec_* in exec_*.c).  An instruction not supported is
+ * decoded as a fault and remembered by its function, so that launching a
+ * kernel that can reach it is refused with the instruction and its lines
+ * (exec_kernel_check) while the module's other kernels run. */
 #include "exec_int.h"
 
 #include <stdarg.h>
@@ -74,10 +76,21 @@ int dec_round(DecodeCtx *c, bool *is_int)
     return -1;
 }
 
+bool dec_shared(DecodeCtx *c)
+{
+    /* .shared::cta and .shared::cluster are the PTX 7.8+ spellings (PTX ISA
+     * 5.1.4 "Shared State Space"); the executing CTA's own shared memory has
+     * the same addresses in both windows, and clusters here are one CTA */
+    bool a = dec_mod(c, "shared");
+    bool b = dec_mod(c, "shared::cta");
+    bool d = dec_mod(c, "shared::cluster");
+    return a || b || d;
+}
+
 int dec_space(DecodeCtx *c)
 {
     if (dec_mod(c, "global")) return PTX_SPACE_GLOBAL;
-    if (dec_mod(c, "shared")) {
+    if (dec_shared(c)) {
         dec_mod(c, "cta");
         return PTX_SPACE_SHARED;
     }
@@ -270,6 +283,28 @@ SimStatus dec_src(DecodeCtx *c, int i, PtxType type, int32_t *out)
             [PTX_SREG_DYNAMIC_SMEM_SIZE] = SLOT_DYN_SMEM + 1,
             [PTX_SREG_TOTAL_SMEM_SIZE] = SLOT_TOTAL_SMEM + 1,
         };
+        /* a launch without clusters runs every CTA as a cluster of one (PTX
+         * ISA 5.2 "Special registers": %cluster_*): rank 0 of 1, its cluster
+         * id its CTA id (kernels declaring larger clusters are refused at
+         * launch, exec_kernel_check) */
+        switch (o->sreg) {
+        case PTX_SREG_CLUSTER_CTARANK: case PTX_SREG_CLUSTER_CTAID_X: case PTX_SREG_CLUSTER_CTAID_Y:
+        case PTX_SREG_CLUSTER_CTAID_Z: case PTX_SREG_IS_EXPLICIT_CLUSTER:
+            *out = dec_konst(c, 0);
+            return SIM_OK;
+        case PTX_SREG_CLUSTER_NCTARANK: case PTX_SREG_CLUSTER_NCTAID_X: case PTX_SREG_CLUSTER_NCTAID_Y:
+        case PTX_SREG_CLUSTER_NCTAID_Z:
+            *out = dec_konst(c, 1);
+            return SIM_OK;
+        case PTX_SREG_CLUSTERID_X: *out = SLOT_CTAID_X; return SIM_OK;
+        case PTX_SREG_CLUSTERID_Y: *out = SLOT_CTAID_Y; return SIM_OK;
+        case PTX_SREG_CLUSTERID_Z: *out = SLOT_CTAID_Z; return SIM_OK;
+        case PTX_SREG_NCLUSTERID_X: *out = SLOT_NCTAID_X; return SIM_OK;
+        case PTX_SREG_NCLUSTERID_Y: *out = SLOT_NCTAID_Y; return SIM_OK;
+        case PTX_SREG_NCLUSTERID_Z: *out = SLOT_NCTAID_Z; return SIM_OK;
+        default:
+            break;
+        }
         if (o->sreg <= PTX_SREG_NONE || o->sreg >= PTX_SREG_COUNT || !map[o->sreg])
             return dec_fail(c, "special register %s can only be read with mov",
                             ptx_sreg_name(o->sreg) ? ptx_sreg_name(o->sreg) : "?");
@@ -281,8 +316,12 @@ SimStatus dec_src(DecodeCtx *c, int i, PtxType type, int32_t *out)
         int sp;
         if (!dec_var(c, o, &a, &sp))
             return dec_fail(c, "bad variable operand");
-        if (sp == PTX_SPACE_PARAM || sp == SPACE_TPARAM)
-            return dec_fail(c, "taking the address of a .param variable");
+        /* a kernel parameter's address is its offset in the parameter
+         * space (__grid_constant__ parameters are read through it, PTX ISA
+         * 5.1.6.1 "Kernel Function Parameters"); a .func parameter has no
+         * address the simulator can give */
+        if (sp == SPACE_TPARAM)
+            return dec_fail(c, "taking the address of a .func or call .param variable");
         *out = dec_konst(c, a + (uint64_t)o->ival);
         return SIM_OK;
     }
@@ -412,7 +451,7 @@ typedef struct {
 } OpEntry;
 
 static const OpEntry optab[] = {
-    {"add", dec_arith}, {"sub", dec_arith}, {"mul", dec_arith}, {"mad", dec_arith},
+    {"add", dec_arith}, {"sub", dec_arith}, {"addc", dec_arith}, {"subc", dec_arith}, {"madc", dec_arith}, {"mul", dec_arith}, {"mad", dec_arith},
     {"mul24", dec_arith}, {"mad24", dec_arith}, {"div", dec_arith}, {"rem", dec_arith},
     {"abs", dec_arith}, {"neg", dec_arith}, {"min", dec_arith}, {"max", dec_arith},
     {"popc", dec_arith}, {"clz", dec_arith}, {"brev", dec_arith}, {"bfind", dec_arith},
@@ -427,13 +466,30 @@ static const OpEntry optab[] = {
     {"mov", dec_mov}, {"cvta", dec_mov},
     {"ld", dec_mem}, {"ldu", dec_mem}, {"st", dec_mem}, {"atom", dec_mem}, {"red", dec_mem},
     {"cp", dec_async}, {"mbarrier", dec_async}, {"prefetch", dec_mem}, {"prefetchu", dec_mem},
+    {"mapa", dec_cache_ctl}, {"getctarank", dec_cache_ctl}, {"createpolicy", dec_cache_ctl}, {"applypriority", dec_cache_ctl}, {"discard", dec_cache_ctl}, {"griddepcontrol", dec_ctrl},
     {"bra", dec_ctrl}, {"ret", dec_ctrl}, {"exit", dec_ctrl}, {"call", dec_ctrl},
     {"bar", dec_ctrl}, {"barrier", dec_ctrl}, {"membar", dec_ctrl}, {"fence", dec_ctrl},
     {"trap", dec_ctrl}, {"brkpt", dec_ctrl}, {"nanosleep", dec_ctrl}, {"pmevent", dec_ctrl},
     {"shfl", dec_warp}, {"vote", dec_warp}, {"match", dec_warp}, {"redux", dec_warp},
-    {"activemask", dec_warp},
+    {"activemask", dec_warp}, {"elect", dec_warp},
+    {"fns", dec_intx}, {"lop3", dec_intx}, {"bmsk", dec_intx}, {"szext", dec_intx}, {"dp4a", dec_intx},
+    {"dp2a", dec_intx}, {"isspacep", dec_isspacep}, {"vadd4", dec_video4}, {"vsub4", dec_video4},
+    {"vabsdiff4", dec_video4}, {"vmin4", dec_video4}, {"vmax4", dec_video4},
     {"tile", dec_tile},
 };
+
+bool exec_decodes_opcode(const char *op)
+{
+    for (size_t i = 0; i < sizeof optab / sizeof *optab; i++)
+        if (!strcmp(optab[i].op, op))
+            return true;
+    return false;
+}
+
+const char *exec_decoder_opcode(int i)
+{
+    return i >= 0 && (size_t)i < sizeof optab / sizeof *optab ? optab[i].op : NULL;
+}
 
 static DecodeFn find_decoder(const char *op, const PtxInst *pi)
 {
@@ -473,9 +529,7 @@ static SimStatus decode_inst(DecodeCtx *c)
     }
     DecodeFn fn = find_decoder(pi->opcode, pi);
     if (!fn)
-        return sim_error_set(c->err, SIM_ERR_UNSUPPORTED, c->m->path, pi->ptx_line,
-                             pi->ptx_col, "unsupported instruction '%s': the simulator does not implement it",
-                             pi->opcode);
+        return dec_fail(c, "the simulator does not implement %s", pi->opcode);
     c->used = 0;
     c->cta_scope = 0;
     for (int k = 0; k < pi->n_mods; k++)
@@ -490,7 +544,7 @@ static SimStatus decode_inst(DecodeCtx *c)
     if (!in->fn)
         return dec_fail(c, "no handler");
     static const char *const shows[] = {"atom", "red", "cp", "mbarrier", "bar", "barrier", "shfl", "vote",
-                                        "match", "redux", NULL};
+                                        "match", "redux", "elect", NULL};
     for (const char *const *o = shows; *o; o++)
         if (!strcmp(pi->opcode, *o))
             in->visible = 1;
@@ -498,6 +552,43 @@ static SimStatus decode_inst(DecodeCtx *c)
         in->space != PTX_SPACE_LOCAL && in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_CONST &&
         in->space != SPACE_TPARAM)
         in->visible = 1;
+    return SIM_OK;
+}
+
+/* An instruction the decoder refused: reached anyway (an indirect call the
+ * launch check cannot follow), it stops the launch with the reason. */
+static void ex_unsupported(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    const SimError *e = x->prog->funcs[in->func].unsup;
+    exec_fault(x, w, in, __builtin_ctz(m), "unsupported", 0, "%s",
+               e ? e->msg : "an instruction the simulator does not support");
+}
+
+/* Instruction c->in could not be decoded (c->err says why): make it a
+ * fault and remember the first such error of its function. */
+static SimStatus mark_unsupported(DecodeCtx *c)
+{
+    SimFuncInfo *fi = &c->p->funcs[c->fi];
+    SimInst *in = c->in;
+    memset(in, 0, sizeof *in);
+    in->d = in->d2 = in->pd = in->ps = in->base = in->guard = -1;
+    for (int k = 0; k < 4; k++)
+        in->s[k] = in->vd[k] = -1;
+    in->vec = 1;
+    in->ptx_line = c->pi->ptx_line;
+    in->loc = c->pi->loc;
+    in->func = c->fi;
+    in->flow = SIM_FLOW_SELF;
+    in->fn = ex_unsupported;
+    if (!fi->unsup) {
+        if (!(fi->unsup = malloc(sizeof *fi->unsup)))
+            return sim_error_set(c->err, SIM_ERR_NOMEM, c->m->path, 0, 0, "out of memory");
+        *fi->unsup = *c->err;
+        const PtxLoc *l = ptx_inst_outer_loc(c->m, c->pi);
+        fi->unsup_cu_file = l ? l->file : -1;
+        fi->unsup_cu_line = l ? l->line : -1;
+    }
+    sim_error_clear(c->err);
     return SIM_OK;
 }
 
@@ -642,8 +733,11 @@ static SimStatus layout(SimProgram *p, Memory *mem, SimError *err)
                 break;
             case PTX_SPACE_LOCAL:
                 local = align_up(local, al);
+                if (fi->local_lo == fi->local_hi)
+                    fi->local_lo = local;
                 *o = local;
                 local += v->size;
+                fi->local_hi = local;
                 fi->local_size += v->size;
                 break;
             case PTX_SPACE_PARAM:
@@ -707,7 +801,7 @@ static SimStatus layout(SimProgram *p, Memory *mem, SimError *err)
     return SIM_OK;
 }
 
-/* ---- recursion check: calls are not re-entrant (registers are per function) */
+/* ---- recursion: a function that can reach itself saves its frame per call */
 static bool calls_reach(const PtxModule *m, int from, int target, int depth, char *seen)
 {
     if (depth > m->n_funcs)
@@ -733,8 +827,11 @@ static bool calls_reach(const PtxModule *m, int from, int target, int depth, cha
     return false;
 }
 
-SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
+SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err_out)
 {
+    SimError local_err;
+    SimError *err = err_out ? err_out : &local_err;
+    sim_error_clear(err);
     SimProgram *p = calloc(1, sizeof *p);
     int32_t *slots = NULL;
     ContractFuse *fuse = NULL;
@@ -768,15 +865,11 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
         p->funcs[f].end_pc = pc;
     }
     for (int f = 0; f < ptx->n_funcs; f++) {
+        p->funcs[f].unsup_cu_file = p->funcs[f].unsup_cu_line = -1;
         char *seen = calloc((size_t)ptx->n_funcs + 1, 1);
         bool rec = seen && calls_reach(ptx, f, f, 0, seen);
         free(seen);
-        if (rec && !ptx->funcs[f].is_extern) {
-            sim_error_set(err, SIM_ERR_UNSUPPORTED, ptx->path, ptx->funcs[f].line, 0,
-                          "function %s is recursive; the simulator runs calls without a register stack "
-                          "and does not support recursion", ptx->funcs[f].name);
-            goto fail;
-        }
+        p->funcs[f].recursive = rec && !ptx->funcs[f].is_extern;
     }
     p->n_regs = SLOT_COUNT;
     p->n_insts = pc;
@@ -792,6 +885,29 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
             else
                 slots[r] = p->n_regs++;
         }
+        SimFuncInfo *sfi = &p->funcs[f];
+        sfi->n_vals = p->n_regs - sfi->reg_base;
+        sfi->n_preds = p->n_preds - sfi->pred_base;
+        if (sfi->recursive) { /* what exec_ctrl.c's call saves: registers, predicate bits, params, results, .local */
+            uint64_t fb = (uint64_t)sfi->n_vals * 8 + (uint64_t)(sfi->n_preds + 7) / 8 + sfi->local_hi - sfi->local_lo;
+            for (int i = 0; i < sfi->nparams; i++)
+                fb += (uint64_t)sfi->param_size[i];
+            for (int i = 0; i < sfi->nrets; i++)
+                fb += (uint64_t)sfi->ret_size[i];
+            if (fb > EXEC_STACK_BYTES) {
+                SimError e;
+                sim_error_set(&e, SIM_ERR_UNSUPPORTED, ptx->path, fn->line, 0,
+                              "recursive function %s needs %llu bytes a call, more than the %d bytes of the "
+                              "simulator's per-thread call stack", fn->name, (unsigned long long)fb,
+                              EXEC_STACK_BYTES);
+                if (!(sfi->unsup = malloc(sizeof e))) {
+                    sim_error_set(err, SIM_ERR_NOMEM, ptx->path, 0, 0, "out of memory");
+                    goto fail;
+                }
+                *sfi->unsup = e;
+            }
+            sfi->frame_bytes = (uint32_t)(fb > EXEC_STACK_BYTES ? EXEC_STACK_BYTES + 1 : fb);
+        }
         /* where ptxas fuses a mul and an add into one fma, so does the
          * simulator (contract.h) */
         free(fuse);
@@ -806,8 +922,11 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
         for (int i = 0; i < fn->n_insts; i++) {
             c.pi = &fn->insts[i];
             c.in = &p->insts[base + i];
-            if (decode_inst(&c))
-                goto fail;
+            if (decode_inst(&c)) {
+                if (err->status != SIM_ERR_UNSUPPORTED || mark_unsupported(&c))
+                    goto fail;
+                continue;
+            }
             if (c.in->flow == SIM_FLOW_BRANCH && c.in->target >= 0 && c.in->aux == 0)
                 c.in->target += base; /* labels are function-relative */
         }
@@ -830,6 +949,7 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
     }
     free(slots);
     free(fuse);
+    sim_error_clear(err);
     return p;
 fail:
     free(slots);
@@ -842,6 +962,9 @@ void exec_program_free(SimProgram *p)
 {
     if (!p)
         return;
+    if (p->funcs && p->ptx)
+        for (int f = 0; f < p->ptx->n_funcs; f++)
+            free(p->funcs[f].unsup);
     ptx_module_free(p->ptx);
     free(p->insts);
     free(p->funcs);

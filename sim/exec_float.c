@@ -285,6 +285,10 @@ SimStatus dec_float(DecodeCtx *c)
     if (dec_types(c, ts) != 1)
         return dec_fail(c, "expected one type modifier");
     PtxType t = ts[0];
+    if ((t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2) &&
+        strcmp(op, "testp") && strcmp(op, "copysign") && strcmp(op, "rcp") && strcmp(op, "sqrt") &&
+        strcmp(op, "rsqrt") && strcmp(op, "lg2") && strcmp(op, "sin") && strcmp(op, "cos") && strcmp(op, "div"))
+        return dec_half(c, t);
     if (t != PTX_T_F32 && t != PTX_T_F64)
         return dec_fail(c, "type .%s is not supported (f32 and f64 are)", ptx_type_name(t));
     in->type = (uint8_t)t;
@@ -380,6 +384,30 @@ static void ex_cvt(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         LANES(m, { d[l] = alu_cvt(dt, st, a[l], (AluRound)in->rnd, in->approx, in->sat, in->ftz); });
 }
 
+/* cvt to f16/bf16 with .relu / .satfinite (in->aux bits 1, 2) */
+static void ex_cvt_half_post(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A;
+    PtxType dt = (PtxType)in->type, st = (PtxType)in->type2;
+    LANES(m, { d[l] = exec_half_post(dt, (uint32_t)alu_cvt(dt, st, a[l], (AluRound)in->rnd, in->approx, in->sat,
+                                                           in->ftz), in->aux & 1, in->aux & 2); });
+}
+
+/* cvt.rnd.f16x2.f32 / .bf16x2.f32 d, a, b: a to the upper half, b the lower */
+static void ex_cvt_x2(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D; OPS_A; OPS_B;
+    PtxType dt = (PtxType)in->type == PTX_T_F16X2 ? PTX_T_F16 : PTX_T_BF16;
+    AluRound r = (AluRound)in->rnd;
+    LANES(m, {
+        uint32_t hi = exec_half_post(dt, (uint32_t)alu_cvt(dt, PTX_T_F32, a[l], r, false, false, false),
+                                     in->aux & 1, in->aux & 2);
+        uint32_t lo = exec_half_post(dt, (uint32_t)alu_cvt(dt, PTX_T_F32, b[l], r, false, false, false),
+                                     in->aux & 1, in->aux & 2);
+        d[l] = lo | hi << 16;
+    });
+}
+
 static void ex_cvt_u32_u64(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_D; OPS_A;
@@ -400,9 +428,29 @@ SimStatus dec_cvt(DecodeCtx *c)
     int rnd = dec_round(c, &is_int);
     in->ftz = dec_mod(c, "ftz");
     in->sat = dec_mod(c, "sat");
+    bool relu = dec_mod(c, "relu"), satfinite = dec_mod(c, "satfinite");
     if (dec_types(c, ts) != 2)
         return dec_fail(c, "expected .dtype.atype");
     PtxType dt = ts[0], st = ts[1];
+    bool half_d = dt == PTX_T_F16 || dt == PTX_T_BF16 || dt == PTX_T_F16X2 || dt == PTX_T_BF16X2;
+    if ((relu || satfinite) && !half_d)
+        return dec_fail(c, ".relu and .satfinite are supported for f16 and bf16 destinations");
+    in->aux = (relu ? 1 : 0) | (satfinite ? 2 : 0);
+    if ((dt == PTX_T_F16X2 || dt == PTX_T_BF16X2) && st == PTX_T_F32) {
+        /* cvt.frnd2{.relu}{.satfinite}.f16x2.f32 d, a, b: d = {cvt(b), cvt(a)}
+         * -- a in the upper half (PTX ISA, cvt) */
+        if (rnd < 0 || is_int)
+            return dec_fail(c, "needs .rn, .rz, .rm or .rp");
+        in->type = (uint8_t)dt;
+        in->type2 = (uint8_t)st;
+        in->rnd = (uint8_t)rnd;
+        if (c->pi->n_opnds != 3)
+            return dec_fail(c, "expected d, a, b");
+        if (dec_dst(c, 0, &in->d) || dec_src(c, 1, st, &in->s[0]) || dec_src(c, 2, st, &in->s[1]))
+            return c->err->status;
+        in->fn = ex_cvt_x2;
+        return SIM_OK;
+    }
     if (ptx_type_size(dt) > 8 || ptx_type_size(st) > 8 || dt == PTX_T_PRED || st == PTX_T_PRED ||
         dt == PTX_T_F16X2 || st == PTX_T_F16X2 || dt == PTX_T_BF16X2 || st == PTX_T_BF16X2)
         return dec_fail(c, "conversion .%s.%s is not supported", ptx_type_name(dt), ptx_type_name(st));
@@ -417,8 +465,8 @@ SimStatus dec_cvt(DecodeCtx *c)
     in->approx = is_int; /* integer rounding (.rni ...) */
     if (dec_dst(c, 0, &in->d) || dec_src(c, 1, st, &in->s[0]))
         return c->err->status;
-    in->fn = ex_cvt;
-    if (!in->sat && !in->ftz) {
+    in->fn = in->aux ? ex_cvt_half_post : ex_cvt;
+    if (!in->sat && !in->ftz && !in->aux) {
         if ((dt == PTX_T_U32 || dt == PTX_T_B32) && (st == PTX_T_U64 || st == PTX_T_S64 || st == PTX_T_B64))
             in->fn = ex_cvt_u32_u64;
         else if (dt == PTX_T_S32 && (st == PTX_T_U64 || st == PTX_T_S64 || st == PTX_T_B64))

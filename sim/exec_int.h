@@ -102,7 +102,11 @@ typedef struct {
     int64_t arg_src[16], arg_dst[16], arg_size[16]; /* thread-param offsets */
     int64_t ret_src[4], ret_dst[4], ret_size[4];
     bool is_vprintf;
+    uint8_t sys;             /* callee < 0: SIM_SYS_* */
 } SimCall;
+
+/* The system calls a module may declare .extern and call. */
+enum { SIM_SYS_ASSERT, SIM_SYS_PRINTF, SIM_SYS_MALLOC, SIM_SYS_FREE };
 
 /* Per function, after decoding. */
 typedef struct {
@@ -118,6 +122,17 @@ typedef struct {
     int nrets;
     int reg_base, pred_base; /* its registers' first value slot and predicate
                                 (in declaration order: see inspect.c) */
+    bool recursive;          /* it can call itself (through its calls): each call
+                                saves its registers and frames on the calling
+                                lane's stack, each return restores them */
+    int n_vals, n_preds;     /* its value registers and predicates (slots from
+                                reg_base / pred_base on) */
+    uint64_t local_lo, local_hi; /* its .local variables' byte range in a thread's frame */
+    uint32_t frame_bytes;    /* what one recursive call of it saves */
+    SimError *unsup;         /* the first instruction of it the simulator cannot
+                                run (decoded as a fault), NULL when none: a
+                                kernel that can reach it is refused at launch */
+    int unsup_cu_file, unsup_cu_line; /* its .cu location (file index, line), -1 none */
 } SimFuncInfo;
 
 /* A decoded module. */
@@ -168,9 +183,15 @@ struct Warp {
                                 left at release: barrier divergence */
     uint8_t callsp[WARP];    /* call depth per lane */
     int32_t *retpc;          /* [lane * MAX_CALL_DEPTH + depth]: pc of the call */
+    uint8_t *stack;          /* recursion: EXEC_STACK_BYTES per lane of saved
+                                frames, allocated at the warp's first recursive
+                                call (NULL before) */
+    uint32_t stack_sp[WARP]; /* bytes of it each lane uses */
     uint32_t syncwait;       /* lanes waiting at a warp-synchronous instruction
                                 (their pc is that instruction) */
     uint32_t syncmask[WARP]; /* each waiting lane's member mask */
+    uint32_t cc;             /* the condition code's carry flag CC.CF, bit per lane
+                                (add.cc, addc, sub.cc, subc, mad.cc, madc) */
     uint32_t spin;           /* backward branches a diverged group took in a row */
     int32_t yield_pc;        /* its: pick the next group above this pc once, -1 */
     uint32_t trace_mask;     /* lanes of the last traced issue */
@@ -178,6 +199,10 @@ struct Warp {
 };
 
 #define MAX_CALL_DEPTH 32
+/* Bytes of saved frames a lane may hold in recursion (the simulator's call
+ * stack; the hardware's is cudaLimitStackSize, 1 KB by default, with frames
+ * ptxas sizes: the depth reachable differs). */
+#define EXEC_STACK_BYTES (16 * 1024)
 
 /* Per-block barrier state (16 hardware barriers). */
 typedef struct {
@@ -237,6 +262,8 @@ typedef struct {
                                  launch's local, shared and registers of its
                                  resident blocks) allowed; 0: no limit.  Over it the
                                  launch faults with "memory-limit" before allocating */
+    uint64_t coop_ws;         /* cooperative launch: the grid barrier's workspace
+                                 (global address, 0 otherwise) */
     ExecArena **arena;        /* in: the memory of an earlier launch to reuse when its
                                  shape fits (else freed); out: this launch's.  NULL:
                                  allocate and free per launch */
@@ -284,6 +311,9 @@ struct Exec {
     DeviceRace *races;
     int *n_races;
     uint32_t atom_flip;       /* adversarial atomic order: alternates */
+    uint64_t coop_ws;         /* cooperative launch's workspace, 0 none (%envreg1/2) */
+    bool heap_failed;         /* a device malloc returned NULL (the heap is full):
+                                 said in a null-pointer fault's message */
     /* printf output of this launch, and who printed each piece */
     char *out;
     size_t out_len, out_cap;
@@ -352,7 +382,10 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp,
 
 /* ---- decoding (exec_decode.c) ------------------------------------------ */
 /* Decode a parsed module; takes ownership of ptx (also on failure).
- * NULL with err filled (SIM_ERR_UNSUPPORTED naming the instruction). */
+ * An instruction the simulator lacks does not fail the load: it is decoded
+ * as a fault and its function remembers it (SimFuncInfo.unsup), so the
+ * module's other kernels still run.  NULL with err filled only when the
+ * module as a whole cannot be laid out (memory, limits). */
 SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err);
 void exec_program_free(SimProgram *p);
 
@@ -383,6 +416,8 @@ int dec_types(DecodeCtx *c, PtxType out[2]);
 /* Rounding modifier (rn/rz/rm/rp or rni/rzi/rmi/rpi); *is_int set for the
  * i forms; -1 when none. */
 int dec_round(DecodeCtx *c, bool *is_int);
+/* True (and marked used) for .shared, .shared::cta or .shared::cluster. */
+bool dec_shared(DecodeCtx *c);
 /* State space modifier (global/shared/local/const/param), 0 when none. */
 int dec_space(DecodeCtx *c);
 /* Vector modifier v2/v4 -> 2/4, else 1. */
@@ -438,6 +473,25 @@ SimStatus dec_ctrl(DecodeCtx *c);    /* exec_ctrl.c: bra ret exit call bar */
 SimStatus dec_warp(DecodeCtx *c);    /* exec_warp.c: shfl vote match redux */
 SimStatus dec_async(DecodeCtx *c);   /* exec_async.c: cp.async, mbarrier */
 SimStatus dec_tile(DecodeCtx *c);    /* exec_tile.c: tile.cuh's markers */
+/* exec_intx.c: carry chains (called by dec_arith with the type), fns lop3
+ * bmsk szext dp4a dp2a, isspacep */
+SimStatus dec_carry(DecodeCtx *c, PtxType t);
+SimStatus dec_intx(DecodeCtx *c);
+SimStatus dec_isspacep(DecodeCtx *c);
+SimStatus dec_video4(DecodeCtx *c);
+SimStatus dec_cache_ctl(DecodeCtx *c); /* exec_hint.c: createpolicy applypriority discard */
+/* exec_half.c: f16/f16x2/bf16/bf16x2 arithmetic of type t (its type
+ * modifier already taken), and set/setp comparing halves (is_set: set with
+ * destination type dt; st the source type) */
+SimStatus dec_half(DecodeCtx *c, PtxType t);
+SimStatus dec_half_cmp(DecodeCtx *c, bool is_set, PtxType dt, PtxType st);
+/* A cvt result h of half type dt after .relu (negative -> +0, NaN -> the
+ * canonical NaN) and .satfinite (infinity -> the largest finite value of its
+ * sign, NaN -> the canonical NaN). */
+uint32_t exec_half_post(PtxType dt, uint32_t h, bool relu, bool satfinite);
+/* a + b of half type t (packed ones per half), round to nearest, subnormals
+ * kept: the update of atom.add.noftz.{f16,f16x2,bf16,bf16x2}. */
+uint32_t exec_half_add(PtxType t, uint32_t a, uint32_t b);
 
 /* ---- running (exec_run.c) ---------------------------------------------- */
 /* Launch function fidx of prog.  Returns SIM_OK or SIM_ERR_FAULT.  trace:
@@ -448,9 +502,16 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx,
                       DeviceStats *stats, DeviceFault *fault, const ExecOptions *opt,
                       char **out, size_t *out_len);
 
+/* Can kernel fidx run?  SIM_OK, or SIM_ERR_UNSUPPORTED with err naming the
+ * first instruction the simulator lacks in the kernel or a function it can
+ * reach through its calls: the PTX file, line and column, and the .cu line
+ * from .loc when the module has one. */
+SimStatus exec_kernel_check(const SimProgram *p, int fidx, SimError *err);
+
 /* Issue one instruction of warp w (the scheduler picked it).  false when
  * it was a tile marker (a pseudo-instruction: it took no issue slot). */
 bool exec_issue(Exec *x, Warp *w);
+
 /* Release block barrier id of b when enough threads arrived; true if it did. */
 bool exec_barrier_try_release(Exec *x, Block *b, int id);
 

@@ -75,7 +75,11 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t 
         } else {
             exec_fault(x, w, in, l, "out-of-bounds", a,
                        "%u-byte %s at global address 0x%" PRIx64 ", which is in no allocation%s",
-                       size, write ? "write" : "read", a, a < 4096 ? " (a null pointer?)" : "");
+                       size, write ? "write" : "read", a,
+                       a >= 4096 ? ""
+                       : x->heap_failed ? " (a null pointer: a device malloc returned NULL, its 8 MB heap "
+                                          "(cudaLimitMallocHeapSize) being full)"
+                       : " (a null pointer?)");
         }
         return NULL;
     }
@@ -344,6 +348,8 @@ static uint64_t atom_apply(const SimInst *in, bool global, uint64_t old, uint64_
             return alu_f32_add((uint32_t)old, (uint32_t)b, ALU_RN, global, false);
         if (t == PTX_T_F64)
             return alu_f64_add(old, b, ALU_RN);
+        if (t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2)
+            return exec_half_add(t, (uint32_t)old, (uint32_t)b);
         return old + b;
     case A_MIN: return alu_int_min(t, old, b);
     case A_MAX: return alu_int_max(t, old, b);
@@ -460,8 +466,17 @@ static SimStatus dec_vec_elems(DecodeCtx *c, int i, bool dst)
     return SIM_OK;
 }
 
+static bool has_cache_hint(const DecodeCtx *c)
+{
+    for (int i = 0; i < c->pi->n_mods; i++)
+        if (!strcmp(c->pi->mods[i], "L2::cache_hint"))
+            return true;
+    return false;
+}
+
 SimStatus dec_mem(DecodeCtx *c)
 {
+
     SimInst *in = c->in;
     const char *op = c->pi->opcode;
     PtxType ts[2] = {PTX_T_NONE, PTX_T_NONE};
@@ -491,14 +506,21 @@ SimStatus dec_mem(DecodeCtx *c)
         in->size = (uint8_t)size;
         in->sub = ptx_type_is_signed(t);
         int ai = is_ld ? 1 : 0, vi = is_ld ? 0 : 1;
-        if (c->pi->n_opnds != 2)
+        /* .L2::cache_hint takes a cache policy (createpolicy) as a last
+         * operand: a hint, read and ignored */
+        int32_t policy;
+        if (c->pi->n_opnds == 3 && has_cache_hint(c) && dec_src(c, 2, PTX_T_B64, &policy))
+            return c->err->status;
+        if (c->pi->n_opnds != 2 + (c->pi->n_opnds == 3 && has_cache_hint(c)))
             return dec_fail(c, "expected 2 operands");
         if (dec_addr(c, ai, &in->base, &in->off, &vspace))
             return c->err->status;
         if (sp == PTX_SPACE_PARAM && vspace == SPACE_TPARAM)
             sp = SPACE_TPARAM;
-        if (sp == PTX_SPACE_PARAM && in->base >= 0 && vspace == 0)
-            return dec_fail(c, "parameter access through a register is not supported");
+        /* ld.param [%rd]: an address taken with mov from a kernel parameter
+         * (__grid_constant__), read in the kernel's parameter space */
+        if (sp == PTX_SPACE_PARAM && in->base >= 0 && vspace == 0 && is_st)
+            return dec_fail(c, "a kernel's parameters cannot be written");
         in->space = (uint8_t)sp;
         if (in->vec > 1) {
             if (dec_vec_elems(c, vi, is_ld))
@@ -529,8 +551,10 @@ SimStatus dec_mem(DecodeCtx *c)
         in->scope = c->cta_scope;
         PtxType t = ts[0];
         int size = ptx_type_size(t);
-        if ((size != 4 && size != 8) || t == PTX_T_F16X2)
-            return dec_fail(c, "type .%s is not supported (32- and 64-bit are)", ptx_type_name(t));
+        bool half = t == PTX_T_F16 || t == PTX_T_F16X2 || t == PTX_T_BF16 || t == PTX_T_BF16X2;
+        if ((size != 4 && size != 8 && !half) || (half && k != A_ADD))
+            return dec_fail(c, "type .%s is not supported here (32- and 64-bit are; f16, f16x2, bf16 and "
+                               "bf16x2 with .add.noftz)", ptx_type_name(t));
         if (ptx_type_is_float(t) && k != A_ADD && k != A_EXCH)
             return dec_fail(c, "float atomics support .add and .exch");
         if ((k == A_INC || k == A_DEC) && t != PTX_T_U32)
@@ -547,6 +571,12 @@ SimStatus dec_mem(DecodeCtx *c)
             i = 1;
         }
         int want = i + 2 + (k == A_CAS);
+        int32_t policy;
+        if (c->pi->n_opnds == want + 1 && has_cache_hint(c)) {
+            if (dec_src(c, want, PTX_T_B64, &policy))
+                return c->err->status;
+            want++;
+        }
         if (c->pi->n_opnds != want)
             return dec_fail(c, "expected %d operands", want);
         if (dec_addr(c, i, &in->base, &in->off, &vspace))

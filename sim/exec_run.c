@@ -91,6 +91,50 @@ static void mark_reachable(const PtxModule *m, int f, char *seen)
     }
 }
 
+SimStatus exec_kernel_check(const SimProgram *p, int fidx, SimError *err)
+{
+    const PtxModule *m = p->ptx;
+    if (fidx < 0 || fidx >= m->n_funcs)
+        return sim_error_set(err, SIM_ERR_USAGE, m->path, 0, 0, "no function %d in the module", fidx);
+    char *seen = calloc((size_t)m->n_funcs + 1, 1);
+    if (!seen)
+        return sim_error_set(err, SIM_ERR_NOMEM, m->path, 0, 0, "out of memory");
+    const PtxFunc *kf = &m->funcs[fidx];
+    int64_t csize = (int64_t)(kf->reqnctapercluster[0] ? kf->reqnctapercluster[0] : 1) *
+                    (kf->reqnctapercluster[1] ? kf->reqnctapercluster[1] : 1) *
+                    (kf->reqnctapercluster[2] ? kf->reqnctapercluster[2] : 1);
+    if (csize > 1 || kf->maxclusterrank > 1) {
+        free(seen);
+        return sim_error_set(err, SIM_ERR_UNSUPPORTED, m->path, kf->line, 0,
+                             "kernel %s cannot run: it asks for thread block clusters of %lld CTAs "
+                             "(__cluster_dims__); the simulator runs clusters of one CTA only",
+                             kf->name, (long long)(csize > 1 ? csize : kf->maxclusterrank));
+    }
+    mark_reachable(m, fidx, seen);
+    /* the kernel's own first, then its callees in module order */
+    int bad = p->funcs[fidx].unsup ? fidx : -1;
+    for (int f = 0; f < m->n_funcs && bad < 0; f++)
+        if (seen[f] && p->funcs[f].unsup)
+            bad = f;
+    free(seen);
+    if (bad < 0)
+        return SIM_OK;
+    const SimFuncInfo *fi = &p->funcs[bad];
+    const SimError *e = fi->unsup;
+    char where[300] = "";
+    if (fi->unsup_cu_line > 0) {
+        const char *file = fi->unsup_cu_file >= 0 && fi->unsup_cu_file < m->n_files && m->files[fi->unsup_cu_file]
+                               ? m->files[fi->unsup_cu_file] : "the source";
+        const char *base = strrchr(file, '/');
+        snprintf(where, sizeof where, " (%s:%d)", base ? base + 1 : file, fi->unsup_cu_line);
+    }
+    char via[200] = "";
+    if (bad != fidx)
+        snprintf(via, sizeof via, " in %s, which it calls", m->funcs[bad].name);
+    return sim_error_set(err, SIM_ERR_UNSUPPORTED, e->file, e->line, e->col, "kernel %s cannot run%s: %s%s",
+                         m->funcs[fidx].name, via, e->msg, where);
+}
+
 typedef struct {
     int32_t lo, hi;       /* value register slots named */
     uint32_t specials;    /* special register slots named (bit per SLOT_*) */
@@ -214,6 +258,8 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     w->bar_skip = 0;
     w->syncwait = 0;
     w->spin = 0;
+    w->cc = 0;
+    memset(w->stack_sp, 0, sizeof w->stack_sp);
     w->yield_pc = -1;
     w->trace_mask = 0;
     w->span_start = x->cycle;
@@ -503,6 +549,7 @@ void exec_arena_free(ExecArena *a)
                 for (int k = 0; k < a->nwarps; k++) {
                     free(b->warps[k].p);
                     free(b->warps[k].retpc);
+                    free(b->warps[k].stack);
                 }
             free(b->warps);
             free(b->shared);
@@ -667,6 +714,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.races = opt->race ? opt->races : NULL;
     x.n_races = opt->n_races;
     x.rng = cfg->seed ^ 0x5741525053494dull; /* "WARPSIM" */
+    x.coop_ws = opt->coop_ws;
     x.budget = cfg->inst_budget ? cfg->inst_budget : 10000000000ull;
     x.nthreads = (int)(cfg->block.x * cfg->block.y * cfg->block.z);
     x.nwarps = (x.nthreads + WARP - 1) / WARP;

@@ -98,6 +98,27 @@ static void ex_vote(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     vote_write(w, in, m, vote_pred(w, in, part), part);
 }
 
+/* elect.sync d|p, membermask (PTX ISA 9.7.13.x "elect.sync", sm_90): the
+ * leader is the lowest-numbered lane of the member mask that executes it,
+ * as an H100 elects (traces/hw/conformance-h100.jsonl, elect_one); every
+ * lane gets its lane id in d and p true only in the leader. */
+static void elect_write(Warp *w, const SimInst *in, uint32_t m, uint32_t part)
+{
+    int leader = part ? __builtin_ctz(part) : 0;
+    if (in->d >= 0) {
+        uint64_t *d = exec_reg(w, in->d);
+        LANES(m, { d[l] = (uint32_t)leader; });
+    }
+    if (in->pd >= 0)
+        w->p[in->pd] = (w->p[in->pd] & ~m) | (part ? (1u << leader) & m : 0);
+}
+
+static void ex_elect(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint32_t mm = (uint32_t)exec_src(x, w, in->s[0])[__builtin_ctz(m)];
+    elect_write(w, in, m, m & mm);
+}
+
 /* match on values a of lanes part: for lane l of m, the lanes with its value
  * (any), or for all the member mask when all agree (0 otherwise). */
 static void match_core(int all_mode, int size, uint32_t m, uint32_t part, uint32_t mm, const uint64_t *a,
@@ -264,6 +285,8 @@ void exec_collective(Exec *x, Warp *w, uint32_t g)
         } else if (in->fn == ex_redux) {
             uint64_t *d = exec_reg(w, in->d);
             LANES(sub, { d[l] = acc; });
+        } else if (in->fn == ex_elect) {
+            elect_write(w, in, sub, g);
         }
     }
 }
@@ -281,6 +304,8 @@ const char *exec_sync_kind_name(const SimInst *in)
         return in->sub ? "match.all.sync" : "match.any.sync";
     if (in->fn == ex_redux)
         return "redux.sync";
+    if (in->fn == ex_elect)
+        return "elect.sync";
     return "bar.warp.sync";
 }
 
@@ -297,6 +322,16 @@ SimStatus dec_warp(DecodeCtx *c)
         if (dec_dst(c, 0, &in->d))
             return c->err->status;
         in->fn = ex_activemask;
+        return SIM_OK;
+    }
+    if (!strcmp(op, "elect")) {
+        if (c->pi->n_opnds != 2)
+            return dec_fail(c, "expected elect.sync d|p, membermask");
+        if (dec_dst_or_sink(c, 0, &in->d) || dec_pred2(c, 0, &in->pd) || dec_src(c, 1, PTX_T_B32, &in->s[0]))
+            return c->err->status;
+        in->fn = ex_elect;
+        in->wsync = 1;
+        in->wmask = in->s[0];
         return SIM_OK;
     }
     if (!strcmp(op, "shfl")) {

@@ -12,6 +12,7 @@ struct Memory {
     int next_id;
     MemAlloc *last;     /* last hit */
     uint64_t bytes;     /* sum of live allocations' sizes */
+    uint64_t heap_used; /* device heap bytes in use (mem_heap_alloc) */
 };
 
 uint64_t mem_bytes(const Memory *m)
@@ -100,6 +101,41 @@ bool mem_release(Memory *m, uint64_t addr)
         }
     }
     return false;
+}
+
+static uint64_t heap_cost(uint64_t size)
+{
+    return ((size + 15) & ~15ull) + 16;
+}
+
+MemAlloc *mem_heap_alloc(Memory *m, uint64_t size)
+{
+    if (size > MEM_HEAP_SIZE || m->heap_used + heap_cost(size) > MEM_HEAP_SIZE)
+        return NULL;
+    MemAlloc *a = mem_alloc(m, size, "device heap");
+    if (!a)
+        return NULL;
+    a->heap = true;
+    m->heap_used += heap_cost(size);
+    return a;
+}
+
+int mem_heap_free(Memory *m, uint64_t addr)
+{
+    for (int i = 0; i < m->n; i++)
+        if (m->a[i]->addr == addr) {
+            if (!m->a[i]->heap)
+                return -1;
+            m->heap_used -= heap_cost(m->a[i]->size);
+            mem_release(m, addr);
+            return 0;
+        }
+    return -1;
+}
+
+uint64_t mem_heap_used(const Memory *m)
+{
+    return m->heap_used;
 }
 
 static int find_below(Memory *m, uint64_t addr)

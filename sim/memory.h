@@ -23,6 +23,7 @@ typedef struct MemAlloc {
     uint8_t *host;      /* backing store, size bytes */
     int id;             /* 1, 2, ... in allocation order (buffer #id) */
     const char *name;   /* variable name for module variables, else NULL */
+    bool heap;          /* made by device malloc (mem_heap_alloc) */
 } MemAlloc;
 
 typedef struct Memory Memory;
@@ -42,6 +43,20 @@ uint64_t mem_bytes(const Memory *m);
  * allocation still live, so allocations freed in any order leave the
  * addresses as if they had never been made when they were the top ones. */
 bool mem_release(Memory *m, uint64_t addr);
+
+/* The device heap of in-kernel malloc/free: MEM_HEAP_SIZE bytes, the
+ * driver's default cudaLimitMallocHeapSize.  Each block takes its size
+ * rounded up to 16 bytes plus 16 bytes of bookkeeping (the hardware's
+ * allocator keeps its own; the exact point of exhaustion differs).
+ * mem_heap_alloc: a new zeroed allocation (heap set, guard gap as mem_alloc)
+ * or NULL when the heap cannot hold it (or the host is out of memory).
+ * mem_heap_free: 0 freed, -1 when addr is not the start of a live heap
+ * allocation (the host's buffers and module variables are not). */
+#define MEM_HEAP_SIZE (8ull << 20)
+MemAlloc *mem_heap_alloc(Memory *m, uint64_t size);
+int mem_heap_free(Memory *m, uint64_t addr);
+/* Heap bytes in use (with bookkeeping). */
+uint64_t mem_heap_used(const Memory *m);
 
 /* Bytes left unallocated after every global allocation (see mem_alloc). */
 #define MEM_GUARD 4096

@@ -77,6 +77,10 @@ typedef enum {
     PTX_SREG_CLUSTERID_X, PTX_SREG_CLUSTERID_Y, PTX_SREG_CLUSTERID_Z,
     PTX_SREG_NCLUSTERID_X, PTX_SREG_NCLUSTERID_Y, PTX_SREG_NCLUSTERID_Z,
     PTX_SREG_IS_EXPLICIT_CLUSTER,
+    /* %envreg0..31: driver-defined values; a cooperative launch puts its grid
+     * barrier's workspace address in %envreg1 (high) and %envreg2 (low) */
+    PTX_SREG_ENVREG0,
+    PTX_SREG_ENVREG31 = PTX_SREG_ENVREG0 + 31,
     PTX_SREG_COUNT
 } PtxSreg;
 

@@ -201,18 +201,33 @@ static void test_run_bad_ptx_points_at_line_and_column(void **s)
     assert_non_null(strstr(out, "^"));
 }
 
-static void test_run_unsupported_instruction_is_named_at_load(void **s)
+/* (add.cc.u32 was the example until carry chains were implemented) */
+static void test_run_unsupported_instruction_is_named_at_launch(void **s)
 {
     (void)s;
     FILE *f = fopen("build/unsup_test.ptx", "w");
     assert_non_null(f);
     fputs(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<2>;\n"
-          "\tadd.cc.u32 %r1, %r0, %r0;\n\tret;\n}\n", f);
+          "\twgmma.fence.sync.aligned;\n\tret;\n}\n", f);
     fclose(f);
     int rc = run(out, sizeof out, "run build/unsup_test.ptx --kernel k --grid 1 --block 1");
     assert_int_equal(rc, 2);
     assert_non_null(strstr(out, "build/unsup_test.ptx:7:"));
-    assert_non_null(strstr(out, "unsupported instruction 'add.cc.u32'"));
+    assert_non_null(strstr(out, "unsupported instruction 'wgmma.fence.sync.aligned'"));
+}
+
+/* --cooperative: grid.sync() runs; without it the kernel traps, as on a GPU */
+static void test_run_cooperative_launch_option(void **s)
+{
+    (void)s;
+    const char *l = "run tests/kernels/grid_sync.ptx --kernel _Z9two_phasePiS_i --grid 8 --block 128 "
+                    "--arg buf:i32[1000]=iota --arg buf:i32[1000]=fill:0 --arg i32:1000";
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --cooperative", l);
+    assert_int_equal(run(out, sizeof out, cmd), 0);
+    assert_non_null(strstr(out, "arg 0  i32[1000]: 1010 21 32"));
+    assert_int_equal(run(out, sizeof out, l), 1);
+    assert_non_null(strstr(out, "kernel fault: trap"));
 }
 
 /* A tile kernel declares __launch_bounds__(tile::kThreads): --grid suffices. */
@@ -317,7 +332,8 @@ int main(void)
         cmocka_unit_test(test_run_rejects_bad_arg_spec),
         cmocka_unit_test(test_run_rejects_block_over_1024_threads),
         cmocka_unit_test(test_run_bad_ptx_points_at_line_and_column),
-        cmocka_unit_test(test_run_unsupported_instruction_is_named_at_load),
+        cmocka_unit_test(test_run_unsupported_instruction_is_named_at_launch),
+        cmocka_unit_test(test_run_cooperative_launch_option),
         cmocka_unit_test(test_run_without_block_takes_the_kernels_launch_bounds),
         cmocka_unit_test(test_run_without_block_needs_declared_bounds),
         cmocka_unit_test(test_run_missing_file_is_status_2),

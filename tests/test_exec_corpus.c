@@ -105,7 +105,10 @@ static char *kernel(const char *body)
     return buf;
 }
 
-/* Load text; return the status, the message in msg. */
+/* Load text and launch its kernel k (when the load succeeds and k has at
+ * most one parameter, a pointer to a buffer): an instruction the simulator lacks no longer fails
+ * the load, it refuses the launch of a kernel that can reach it.  Returns
+ * the status, the message in msg. */
 static SimStatus load(const char *text, char *msg, size_t cap, int *line)
 {
     SimError err;
@@ -114,6 +117,17 @@ static SimStatus load(const char *text, char *msg, size_t cap, int *line)
     assert_non_null(d);
     DeviceModule *m = NULL;
     SimStatus st = device_load_ptx(d, "t.ptx", text, strlen(text), &m, &err);
+    if (st == SIM_OK && device_entry_index(m, "k") >= 0 && device_kernel_nparams(m, "k") <= 1) {
+        DevicePtr buf = 0;
+        assert_int_equal(device_malloc(d, 4096, &buf, &err), SIM_OK);
+        static uint8_t big[32768]; /* as large as any parameter k may have */
+        memcpy(big, &buf, sizeof buf);
+        void *args[] = {big};
+        DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .inst_budget = 1000};
+        st = device_launch(m, "k", &cfg, args, NULL, NULL, &err);
+        if (st == SIM_ERR_FAULT)
+            st = SIM_OK; /* it ran (into a fault of its own): the decoder took it */
+    }
     snprintf(msg, cap, "%s", st ? err.msg : "");
     if (line)
         *line = err.line;
@@ -270,6 +284,56 @@ static void test_exec_extern_entry_faults_instead_of_running_other_code(void **s
     device_close(d);
 }
 
+/* A module with a kernel the simulator cannot run (an instruction it lacks,
+ * reached directly or through a call) still loads: that kernel is refused
+ * at launch with the instruction, its PTX line and its .cu line, and the
+ * module's other kernels run. */
+static void test_exec_unsupported_instruction_refuses_only_its_kernels(void **state)
+{
+    (void)state;
+    char text[2048];
+    snprintf(text, sizeof text,
+             "%s.file 1 \"/src/app/kern.cu\"\n"                               /* 4 */
+             ".func helper()\n{\n.loc 1 7 3\nwgmma.fence.sync.aligned;\nret;\n}\n" /* 5-10: wgmma on 8 */
+             ".visible .entry direct(.param .u64 p0)\n{\n"                   /* 11-12 */
+             ".loc 1 12 5\nwgmma.fence.sync.aligned;\nret;\n}\n"             /* 13-16: wgmma on 14 */
+             ".visible .entry via_call(.param .u64 p0)\n{\n.loc 1 20 1\ncall.uni helper, ();\nret;\n}\n"
+             ".visible .entry fine(.param .u64 p0)\n{\n.reg .b32 %%r<2>;\n.reg .b64 %%rd<2>;\n"
+             "ld.param.u64 %%rd1, [p0];\nmov.u32 %%r1, 42;\nst.global.u32 [%%rd1], %%r1;\nret;\n}\n",
+             hdr);
+    SimError err;
+    memset(&err, 0, sizeof err);
+    Device *d = device_open_sim("sm_90", &err);
+    assert_non_null(d);
+    DeviceModule *m = NULL;
+    if (device_load_ptx(d, "t.ptx", text, strlen(text), &m, &err))
+        fail_msg("the module should load: %s", err.msg);
+    DevicePtr buf = 0;
+    assert_int_equal(device_malloc(d, 64, &buf, &err), SIM_OK);
+    void *args[] = {&buf};
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .inst_budget = 100000};
+    DeviceFault fault;
+    /* the kernel itself */
+    assert_int_equal(device_launch(m, "direct", &cfg, args, NULL, &fault, &err), SIM_ERR_UNSUPPORTED);
+    assert_int_equal(err.line, 14);
+    assert_string_equal(err.file, "t.ptx");
+    assert_non_null(strstr(err.msg, "kernel direct cannot run"));
+    assert_non_null(strstr(err.msg, "wgmma.fence.sync.aligned"));
+    assert_non_null(strstr(err.msg, "(kern.cu:12)"));
+    /* through a call */
+    memset(&err, 0, sizeof err);
+    assert_int_equal(device_launch(m, "via_call", &cfg, args, NULL, &fault, &err), SIM_ERR_UNSUPPORTED);
+    assert_int_equal(err.line, 8);
+    assert_non_null(strstr(err.msg, "kernel via_call cannot run in helper, which it calls"));
+    assert_non_null(strstr(err.msg, "(kern.cu:7)"));
+    /* the other kernel runs */
+    assert_int_equal(device_launch(m, "fine", &cfg, args, NULL, &fault, &err), SIM_OK);
+    uint32_t v = 0;
+    assert_int_equal(device_memcpy_dtoh(d, &v, buf, 4, &err), SIM_OK);
+    assert_int_equal(v, 42);
+    device_close(d);
+}
+
 static void test_exec_mov_b32_packs_halves_at_bit_16(void **state)
 {
     (void)state;
@@ -332,6 +396,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exec_corpus_replays_without_crash),
+        cmocka_unit_test(test_exec_unsupported_instruction_refuses_only_its_kernels),
         cmocka_unit_test(test_exec_decode_rejects_sink_destinations),
         cmocka_unit_test(test_exec_decode_rejects_predicates_in_vectors),
         cmocka_unit_test(test_exec_decode_rejects_bad_second_destination),

@@ -1,5 +1,6 @@
 /* test_lessons.c: the committed PTX is what the committed .cu produces.
- * For every lessons/NN-topic/kernel.cu and tests/kernels/NAME.cu, regenerate
+ * For every lessons/NN-topic/kernel.cu, tests/kernels/NAME.cu and
+ * tests/conformance/NAME.cu, regenerate
  * the PTX with the toolkit on this machine (scripts/gen_ptx.sh) and compare
  * it with the committed .ptx byte for byte.  Skipped, saying so, when no
  * nvcc is found. */
@@ -75,6 +76,7 @@ static void test_committed_ptx_matches_the_cu(void **s)
     int checked = 0;
     check_pattern("lessons/[0-9]*/kernel.cu", &checked);
     check_pattern("tests/kernels/*.cu", &checked);
+    check_pattern("tests/conformance/*.cu", &checked);
     assert_true(checked >= 1);
     printf("checked %d kernels\n", checked);
 }
