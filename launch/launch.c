@@ -333,6 +333,8 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
         return err.status ? err.status : SIM_ERR_USAGE;
     }
     r->entry = entry;
+    if (!device_kernel_sfu(mod, entry, r->sfu, sizeof r->sfu))
+        r->sfu[0] = 0;
     DeviceDim3 block = s->block;
     if (!s->have_block && !device_kernel_declared_block(mod, entry, &block)) {
         snprintf(msg, cap, "kernel %s declares no .reqntid or .maxntid (no __launch_bounds__): give --block",

@@ -126,6 +126,8 @@ typedef struct {
     DeviceFault fault;           /* filled when status is SIM_ERR_FAULT */
     LaunchBuffer bufs[LAUNCH_MAX_ARGS]; /* the buffer arguments, in order */
     int nbufs;
+    char sfu[160];               /* the kernel's first approximate instruction
+                                    (device_kernel_sfu), "" when it has none */
 } LaunchResult;
 
 /* Run s on mod's device: find the kernel, check the argument count and

@@ -3,6 +3,7 @@
  * name, parameter sizes, launch-shape validation, and the calls that
  * dispatch to the backend (DeviceOps, device_int.h). */
 #include "device_int.h"
+#include "sfu_table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,40 @@ void device_set_memory_limit(Device *d, uint64_t bytes)
 uint64_t device_memory_limit(const Device *d)
 {
     return d->mem_limit;
+}
+
+bool device_kernel_sfu(DeviceModule *m, const char *entry, char *what, size_t cap)
+{
+    int f = device_entry_index(m, entry);
+    const PtxModule *p = m->ptx;
+    if (f < 0)
+        return false;
+    /* the kernel first, then the functions it may call */
+    for (int k = -1; k < p->n_funcs; k++) {
+        const PtxFunc *fn = &p->funcs[k < 0 ? f : k];
+        if (k >= 0 && (k == f || fn->is_entry))
+            continue;
+        for (int i = 0; i < fn->n_insts; i++) {
+            const PtxInst *in = &fn->insts[i];
+            if (sfu_inst_table(in) < 0)
+                continue;
+            int n = snprintf(what, cap, "%s", in->opcode);
+            for (int j = 0; j < in->n_mods && n >= 0 && (size_t)n < cap; j++)
+                n += snprintf(what + n, cap - (size_t)n, ".%s", in->mods[j]);
+            if (n >= 0 && (size_t)n < cap)
+                n += snprintf(what + n, cap - (size_t)n, " at PTX line %d", in->ptx_line);
+            if (in->loc >= 0 && ptx_inst_outer_loc(p, in) && n >= 0 && (size_t)n < cap) {
+                const PtxLoc *l = ptx_inst_outer_loc(p, in); /* the .cu line, not the inlined one */
+                const char *file = l->file >= 0 && l->file < p->n_files ? p->files[l->file] : NULL;
+                if (file) {
+                    const char *base = strrchr(file, '/');
+                    snprintf(what + n, cap - (size_t)n, " (%s:%d)", base ? base + 1 : file, l->line);
+                }
+            }
+            return true;
+        }
+    }
+    return false;
 }
 
 SimStatus device_malloc(Device *d, size_t bytes, DevicePtr *out, SimError *err)

@@ -257,6 +257,12 @@ bool device_kernel_declared_block(DeviceModule *m, const char *entry, DeviceDim3
 /* Parameter i's type (a PtxType of ptx.h) as the PTX declares it (.u32 for an int, .f32 for a
  * float, .u64 for a pointer, .b8 for a struct); PTX_T_NONE out of range. */
 int device_kernel_param_type(DeviceModule *m, const char *entry, int i);
+/* Does kernel entry (or a function of its module) use the special function
+ * unit -- an approximate instruction (sin.approx, ex2.approx, rcp.approx,
+ * div.approx, ...)?  When it does, what gets "sin.approx.f32 at PTX line 41
+ * (kernel.cu:12)", the first one, and the result is true.  xcheck names it
+ * when a buffer differs from hardware. */
+bool device_kernel_sfu(DeviceModule *m, const char *entry, char *what, size_t cap);
 
 /* The most simulated memory the device may hold: global allocations
  * (device_malloc and module variables) plus, during a launch, the local

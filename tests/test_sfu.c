@@ -18,6 +18,8 @@
 #include <cmocka.h>
 
 #include "alu.h"
+#include "device.h"
+#include "source.h"
 #include "sfu_table.h"
 
 #define EQ(x, y) assert_int_equal((uint64_t)(x), (uint64_t)(y))
@@ -229,6 +231,35 @@ static void test_sfu_inst_table_names_the_unit_behind_an_instruction(void **s)
     assert_int_equal(table_of("add.f32 %f1, %f2, %f3;"), -1);
 }
 
+/* xcheck names the special function unit when a kernel that uses it differs
+ * from hardware: device_kernel_sfu finds the first approximate instruction
+ * and its lines, and nothing in a kernel without one. */
+static void test_sfu_device_names_a_kernels_approximate_instruction(void **s)
+{
+    (void)s;
+    SimError err;
+    Device *d = device_open_sim("sm_90", &err);
+    assert_non_null(d);
+    char msg[256], what[160];
+    size_t len;
+    char *ptx = source_read_file("tests/conformance/numeric.ptx", &len, msg, sizeof msg);
+    assert_non_null(ptx);
+    DeviceModule *m = NULL;
+    assert_int_equal(device_load_ptx(d, "numeric.ptx", ptx, len, &m, &err), SIM_OK);
+    assert_true(device_kernel_sfu(m, "fast_math", what, sizeof what));
+    assert_non_null(strstr(what, ".approx"));
+    assert_non_null(strstr(what, " at PTX line "));
+    assert_non_null(strstr(what, "(numeric.cu:"));
+    assert_false(device_kernel_sfu(m, "no_such_kernel", what, sizeof what));
+    free(ptx);
+    ptx = source_read_file("lessons/01-threads-and-races/kernel.ptx", &len, msg, sizeof msg);
+    assert_non_null(ptx);
+    assert_int_equal(device_load_ptx(d, "kernel.ptx", ptx, len, &m, &err), SIM_OK);
+    assert_false(device_kernel_sfu(m, "atomic_sum", what, sizeof what));
+    free(ptx);
+    device_close(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -238,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_sfu_tables_decode_and_report_sizes),
         cmocka_unit_test(test_sfu_blob_decode_rejects_damage),
         cmocka_unit_test(test_sfu_inst_table_names_the_unit_behind_an_instruction),
+        cmocka_unit_test(test_sfu_device_names_a_kernels_approximate_instruction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -147,7 +147,15 @@ bool xcheck_report_launch(XcheckReport *x, const char *arch, const XcheckLaunch 
             }
             fprintf(f, "}");
         }
-        fprintf(f, "]}");
+        fprintf(f, "]");
+        bool differs = false;
+        for (int i = 0; i < n; i++)
+            differs |= cmp[i].verdict == XCHECK_DIFFERS || cmp[i].verdict == XCHECK_FAILS;
+        if (differs && sim->sfu[0]) {
+            fprintf(f, ", \"special_function_unit\": ");
+            json_str(f, sim->sfu);
+        }
+        fprintf(f, "}");
         return ok;
     }
     fprintf(f, "  %s %s  %s%s\n", s->kernel, shape, l->order_dependent ? "order-dependent" : "exact",
@@ -167,6 +175,12 @@ bool xcheck_report_launch(XcheckReport *x, const char *arch, const XcheckLaunch 
         xcheck_buf_columns(&cmp[i], sim, ref, sc, rc, vd, sizeof sc);
         fprintf(f, "    %-20s %-24s %-24s %s\n", what, sc, rc, vd);
     }
+    bool differs = false;
+    for (int i = 0; i < n; i++)
+        differs |= cmp[i].verdict == XCHECK_DIFFERS || cmp[i].verdict == XCHECK_FAILS;
+    if (differs && sim->sfu[0]) /* the likeliest cause to name first */
+        fprintf(f, "    the kernel uses the special function unit (%s): the simulator follows the H100's;\n"
+                   "    another GPU's may differ\n", sim->sfu);
     if (occ_known) {
         snprintf(sc, sizeof sc, "%d blocks/SM (model)", model);
         snprintf(rc, sizeof rc, "%d blocks/SM (API)", ref->api_blocks);
