@@ -62,11 +62,6 @@ void exec_async_block_end(Exec *x, Block *b)
     b->async = NULL;
 }
 
-uint32_t exec_async_open_group(const Block *b, uint32_t tid)
-{
-    return b->async ? b->async->open_group[tid] : 0;
-}
-
 /* Land the copies of thread tid in groups below `below` (all: UINT32_MAX). */
 static void land(Exec *x, Block *b, uint32_t tid, uint32_t below)
 {
@@ -127,8 +122,8 @@ static void ex_cp_async(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         memcpy(c->data, ps, srcsize);
         memset(c->data + srcsize, 0, n - srcsize);
     }
-    if (x->race)
-        exec_race_mem(x, w, in, m, EXEC_RACE_ASYNC);
+    if (x->race) /* the copies are queued in each thread's open group */
+        exec_race_mem_async(x, w, in, m, EXEC_RACE_ASYNC, as->open_group);
 }
 
 enum { CP_COMMIT, CP_WAIT_GROUP, CP_WAIT_ALL, CP_MBAR_ARRIVE };

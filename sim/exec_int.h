@@ -4,10 +4,26 @@
  * SimInst for all its functions, with every operand resolved to a register
  * slot, a constant slot or an address.  Registers are lane-contiguous:
  * slot k of a warp is r[k*32 .. k*32+31], one uint64_t per lane; predicates
- * are one 32-bit lane mask each.  Handlers (exec_arith.c, exec_float.c,
- * exec_mem.c, exec_ctrl.c, exec_warp.c) run one instruction for the lanes of
- * a mask in tight loops; exec_run.c schedules blocks, warps and divergent
- * lane groups (one PC per thread). */
+ * are one 32-bit lane mask each.  Handlers run one instruction for the
+ * lanes of a mask in tight loops.
+ *
+ * Which file calls which (calls go down this list, never up; the handlers
+ * are reached through SimInst.fn, not by name):
+ *   loading   exec_decode.c -> the families' dec_* (exec_arith, exec_float,
+ *             exec_half, exec_intx, exec_mem, exec_async, exec_ctrl,
+ *             exec_warp, exec_hint, exec_tile) -> exec_operand.c;
+ *             exec_check.c (can a kernel run) stands alone
+ *   a launch  exec_run.c (memory, registers, exec_launch) -> exec_sched.c
+ *             (blocks on SMs, which warp issues; the timing model's picks)
+ *             -> exec_issue.c (one instruction of a warp) -> exec_sync.c
+ *             (warp-synchronous waits) -> exec_lanes.c (lane groups, PCs);
+ *             exec_barrier.c (block barriers) is called by exec_sched.c
+ *             and the bar.sync handler in exec_ctrl.c
+ *   leaves    exec_mem.c (addresses; exec_printf.c reads through it),
+ *             exec_race.c (the race checker's hooks), exec_trace.c
+ *             (trace records), exec_fault.c (faults): every file above may
+ *             call them, they call none of the files above
+ * inspect.c (the stepper's view) reads lane groups through exec_lanes.c. */
 #ifndef WARPSIM_EXEC_INT_H
 #define WARPSIM_EXEC_INT_H
 
@@ -407,6 +423,9 @@ typedef struct DecodeCtx {
 
 typedef SimStatus (*DecodeFn)(DecodeCtx *c);
 
+/* Variable i of f's vars is its parameter (or, *is_ret, its return value)
+ * number k: k, else -1 (a .local or .shared of the function). */
+int dec_var_param(const PtxFunc *f, int i, bool *is_ret);
 /* True (and marked used) when modifier `word` is present. */
 bool dec_mod(DecodeCtx *c, const char *word);
 /* Mark every modifier in the NULL-terminated list used when present. */
@@ -507,6 +526,9 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx,
  * reach through its calls: the PTX file, line and column, and the .cu line
  * from .loc when the module has one. */
 SimStatus exec_kernel_check(const SimProgram *p, int fidx, SimError *err);
+/* Mark function f and every function it calls, transitively, in seen
+ * (n_funcs + 1 bytes, zeroed by the caller).  exec_check.c. */
+void exec_mark_reachable(const PtxModule *m, int f, char *seen);
 
 /* Issue one instruction of warp w (the scheduler picked it).  false when
  * it was a tile marker (a pseudo-instruction: it took no issue slot). */
@@ -541,8 +563,6 @@ ExecFn exec_warp_sync_fn(void);
 
 /* ---- cp.async (exec_async.c) -------------------------------------------- */
 void exec_async_block_end(Exec *x, Block *b);
-/* The cp.async group thread tid of b is filling now. */
-uint32_t exec_async_open_group(const Block *b, uint32_t tid);
 
 /* The order in which the lanes of m apply one atomic instruction's element
  * updates (--atomic-order): lanes into order[], returns how many. */
@@ -564,6 +584,9 @@ void exec_tile_marks_free(SimProgram *p);
 /* ---- race checking hooks (exec_race.c), called only when x->race -------- */
 enum { EXEC_RACE_READ, EXEC_RACE_WRITE, EXEC_RACE_ATOMIC, EXEC_RACE_ASYNC };
 void exec_race_mem(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op);
+/* The same, with the cp.async group each thread is filling (open_group[tid],
+ * exec_async.c's) for EXEC_RACE_ASYNC; exec_race_mem passes NULL. */
+void exec_race_mem_async(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op, const uint32_t *open_group);
 void exec_race_block(Exec *x, Block *b, bool begin);
 void exec_race_barrier(Exec *x, Block *b);
 void exec_race_warp_sync(Exec *x, Warp *w, uint32_t m);

@@ -27,6 +27,11 @@ static int space_of(const SimInst *in, uint64_t *a)
 
 void exec_race_mem(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op)
 {
+    exec_race_mem_async(x, w, in, m, op, NULL);
+}
+
+void exec_race_mem_async(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op, const uint32_t *open_group)
+{
     const uint64_t *base = in->base >= 0 ? exec_src(x, w, in->base) : NULL;
     unsigned size = op == EXEC_RACE_ATOMIC || op == EXEC_RACE_ASYNC ? in->size : (unsigned)in->size * in->vec;
     int32_t pc = (int32_t)(in - x->prog->insts);
@@ -37,7 +42,7 @@ void exec_race_mem(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op)
         RaceWho who = {.block = w->blk->linear, .tid = (uint32_t)exec_tid(w, l), .pc = pc};
         if (op == EXEC_RACE_ASYNC) {
             /* the copy is queued in the thread's open group (exec_async.c) */
-            race_async_fill(x->race, a, size, exec_async_open_group(w->blk, who.tid), &who);
+            race_async_fill(x->race, a, size, open_group ? open_group[who.tid] : 0, &who);
             continue;
         }
         int sp = space_of(in, &a);

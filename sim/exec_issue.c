@@ -1,0 +1,141 @@
+/* exec_issue.c: a warp issues one instruction -- its guard, its lane
+ * group, the handler, then the PCs moved by its control-flow class.  Under
+ * independent thread scheduling (its, the default) a diverged group that
+ * keeps looping yields to the others every SPIN_YIELD backward branches, so
+ * a lane spinning on a flag another lane of its warp sets still makes
+ * progress, as on Volta and later; under the pre-Volta stack model it never
+ * yields.  Also a warp's start in a block slot.  Called by exec_sched.c;
+ * calls exec_lanes.c, exec_sync.c (warp-synchronous waits), the handlers
+ * through SimInst.fn, exec_trace.c and exec_fault.c. */
+#include "exec_int.h"
+
+#include <string.h>
+
+#define SPIN_YIELD 64
+
+void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
+{
+    SimProgram *p = x->prog;
+    int32_t reg_lo = x->reg_lo, reg_hi = x->reg_hi;
+    (void)id; /* warp_setup numbered the slot's warps */
+    memset(w->r + (size_t)reg_lo * WARP, 0, (size_t)(reg_hi - reg_lo) * WARP * sizeof *w->r);
+    memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
+    uint64_t *r = w->r;
+    int32_t entry = p->funcs[x->fidx].entry_pc;
+    uint32_t sp = x->specials;
+    const uint64_t ctaid[3] = {b->ctaid.x, b->ctaid.y, b->ctaid.z};
+    for (int k = 0; k < 3; k++)
+        if (sp >> (SLOT_CTAID_X + k) & 1)
+            for (int l = 0; l < WARP; l++)
+                r[(SLOT_CTAID_X + k) * WARP + l] = ctaid[k];
+    for (int l = 0; l < WARP; l++)
+        w->pc[l] = entry;
+    memset(w->callsp, 0, sizeof w->callsp);
+    w->run = w->present;
+    w->exited = ~w->present;
+    w->barwait = 0;
+    memset(w->barmask, 0, sizeof w->barmask);
+    w->bar_skip = 0;
+    w->syncwait = 0;
+    w->spin = 0;
+    w->cc = 0;
+    memset(w->stack_sp, 0, sizeof w->stack_sp);
+    w->yield_pc = -1;
+    w->trace_mask = 0;
+    w->span_start = x->cycle;
+    w->upc = entry;
+    w->conv = true;
+}
+
+bool exec_issue(Exec *x, Warp *w)
+{
+    const SimInst *insts = x->prog->insts;
+    DeviceStats *st = x->stats;
+    int32_t pc;
+    uint32_t m;
+    if (w->conv) {
+        pc = w->upc;
+        m = w->run;
+    } else {
+        pc = exec_next_group(w, &m);
+        w->yield_pc = -1; /* a yield lasts one pick */
+        if (m == w->run) {
+            w->conv = true;
+            w->upc = pc;
+        }
+    }
+    const SimInst *in = &insts[pc];
+    if (in->pseudo) { /* a tile marker: runs, but is no instruction on hardware */
+        in->fn(x, w, in, m);
+        if (w->conv)
+            w->upc++;
+        else
+            for (uint32_t r = m; r; r &= r - 1)
+                w->pc[__builtin_ctz(r)]++;
+        return false;
+    }
+    uint32_t em = m;
+    if (in->guard >= 0) {
+        uint32_t g = w->p[in->guard];
+        em &= in->guard_neg ? ~g : g;
+    }
+    if (x->trace)
+        exec_trace_issue(x, w, in, m);
+    st->warp_insts++;
+    st->thread_insts += (uint64_t)exec_popc(em);
+    if (in->wsync && em && !exec_sync_arrive(x, w, in, em)) {
+        /* parked (or faulted): lanes whose guard is false go on */
+        exec_warp_diverge(w);
+        for (uint32_t r = m & ~em; r; r &= r - 1)
+            w->pc[__builtin_ctz(r)]++;
+    } else if (in->flow == SIM_FLOW_NEXT) {
+        if (em)
+            in->fn(x, w, in, em);
+        if (w->conv)
+            w->upc++;
+        else
+            for (uint32_t r = m; r; r &= r - 1)
+                w->pc[__builtin_ctz(r)]++;
+    } else if (in->flow == SIM_FLOW_BRANCH) {
+        if (em)
+            in->fn(x, w, in, em); /* e.g. counts; the move is done here */
+        if (w->conv) {
+            if (em == m) {
+                w->upc = in->target;
+            } else if (em == 0) {
+                w->upc++;
+            } else {
+                for (uint32_t r = m; r; r &= r - 1) {
+                    int l = __builtin_ctz(r);
+                    w->pc[l] = (em >> l & 1) ? in->target : pc + 1;
+                }
+                w->conv = false;
+                st->divergent_branches++;
+            }
+        } else {
+            for (uint32_t r = m; r; r &= r - 1) {
+                int l = __builtin_ctz(r);
+                w->pc[l] = (em >> l & 1) ? in->target : w->pc[l] + 1;
+            }
+            /* a diverged group looping back: under its, yield now and then */
+            if (em && in->target <= pc && x->cfg->divergence == DEVICE_DIV_ITS && ++w->spin >= SPIN_YIELD) {
+                w->spin = 0;
+                w->yield_pc = in->target;
+            }
+        }
+    } else {
+        exec_warp_diverge(w);
+        if (em)
+            in->fn(x, w, in, em);
+        for (uint32_t r = m & ~em; r; r &= r - 1)
+            w->pc[__builtin_ctz(r)]++;
+    }
+    if (x->faulted)
+        return true;
+    if (st->warp_insts >= x->budget)
+        exec_fault(x, w, in, __builtin_ctz(m), "budget-exceeded", 0,
+                   "the launch executed %llu warp instructions, its instruction budget "
+                   "(an infinite loop?  If not, raise the budget: --budget N, or "
+                   "DeviceLaunch.inst_budget)", (unsigned long long)st->warp_insts);
+    return true;
+}

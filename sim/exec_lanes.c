@@ -1,0 +1,62 @@
+/* exec_lanes.c: a warp's lane groups -- each lane has its own PC; the
+ * group that issues is the runnable lanes at the lowest PC; while every
+ * runnable lane shares one PC the warp is "converged" and keeps a single PC
+ * (the fast path).  Called by exec_issue.c, exec_sync.c and inspect.c;
+ * calls no executor file. */
+#include "exec_int.h"
+
+/* Write the common PC out to every runnable lane and leave the fast path. */
+void exec_warp_diverge(Warp *w)
+{
+    if (w->conv) {
+        for (uint32_t r = w->run; r; r &= r - 1)
+            w->pc[__builtin_ctz(r)] = w->upc;
+        w->conv = false;
+    }
+}
+
+/* Take the converged fast path again when every runnable lane is at one
+ * PC (what the next scheduling step would find; done early after a
+ * barrier release, where the whole warp usually waits at one bar.sync). */
+void exec_warp_try_converge(Warp *w)
+{
+    if (w->conv || !w->run)
+        return;
+    int32_t pc = w->pc[__builtin_ctz(w->run)];
+    for (uint32_t r = w->run; r; r &= r - 1)
+        if (w->pc[__builtin_ctz(r)] != pc)
+            return;
+    w->conv = true;
+    w->upc = pc;
+}
+
+int32_t exec_next_group(const Warp *w, uint32_t *mask)
+{
+    if (w->conv) {
+        *mask = w->run;
+        return w->upc;
+    }
+    int32_t pc = INT32_MAX, above = INT32_MAX;
+    uint32_t m = 0, ma = 0;
+    int32_t y = w->yield_pc;
+    for (uint32_t r = w->run; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        int32_t p = w->pc[l];
+        if (p < pc) {
+            pc = p;
+            m = 1u << l;
+        } else if (p == pc) {
+            m |= 1u << l;
+        }
+        if (y >= 0 && p > y) {
+            if (p < above) {
+                above = p;
+                ma = 1u << l;
+            } else if (p == above) {
+                ma |= 1u << l;
+            }
+        }
+    }
+    *mask = ma ? ma : m;
+    return ma ? above : pc;
+}
