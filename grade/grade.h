@@ -31,6 +31,14 @@
 #define GRADE_COMPILE_TIMEOUT 120
 /* Seconds each GPU launch (and the GPU setup) may take by default. */
 #define GRADE_GPU_TIMEOUT 10
+/* Address space nvcc (each of its stages) and ptxas may use by default. */
+#define GRADE_COMPILE_MEMORY (4ull << 30)
+/* Simulated memory one launch may use by default: global buffers, shared
+ * memory of every block and local memory of every thread together. */
+#define GRADE_MAX_MEMORY (256ull << 20)
+/* The most warp instructions one launch may issue, whatever the exercise
+ * allows: an endless loop ends after about a second of simulation. */
+#define GRADE_MAX_BUDGET 20000000ull
 
 /* Told before each run of each test, and once more with test = -1 when the
  * simulator's runs are over; called on the grading thread.  test and run
@@ -45,15 +53,23 @@ typedef struct {
     bool gpu_sim;                /* a second simulator stands in for the GPU
                                     (to test the GPU path without one); needs gpu */
     int gpu_timeout;             /* seconds, see GRADE_GPU_TIMEOUT; <= 0: that default */
+    /* Ceilings a course sets and a submission cannot raise; 0: the default. */
+    int compile_timeout;         /* wall and CPU seconds of nvcc and of ptxas (GRADE_COMPILE_TIMEOUT) */
+    uint64_t compile_memory;     /* their address space, bytes (GRADE_COMPILE_MEMORY) */
+    uint64_t max_memory;         /* simulated bytes per launch (GRADE_MAX_MEMORY): a test that
+                                    needs more is not run, a memory-limit finding says why */
+    uint64_t max_budget;         /* warp instructions per launch (GRADE_MAX_BUDGET): the
+                                    exercise's budget is cut to it */
     GradeProgressFn progress;    /* NULL: no progress reports */
     void *progress_arg;          /* passed to progress */
 } GradeOptions;
 
 /* One finding: a problem, where it is, and how to see it again. */
 typedef struct {
-    char kind[32];               /* compile-error, signature, wrong-answer, race,
-                                    out-of-bounds, budget-exceeded, deadlock,
-                                    barrier-divergence, scope, timeout, launch-failed,
+    char kind[32];               /* compile-error, include-refused, submission-refused,
+                                    unsupported, memory-limit, not-graded, signature,
+                                    wrong-answer, race, out-of-bounds, budget-exceeded,
+                                    deadlock, barrier-divergence, scope, timeout, launch-failed,
                                     or another fault kind of device.h (misaligned,
                                     trap, ...) */
     char detail[32];             /* the simulator's finer word ("lost-update",

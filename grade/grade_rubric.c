@@ -73,7 +73,9 @@ void grade_score_tests(GradeCtx *c)
         }
         if (T->more_hits)
             say(it, "... and %d more finding%s", T->more_hits, T->more_hits == 1 ? "" : "s");
-        if (T->stopped && T->runs_done + 1 == r->runs)
+        if (T->stopped && !T->runs_done)
+            ; /* never run: its finding says why */
+        else if (T->stopped && T->runs_done + 1 == r->runs)
             say(it, "run %d was skipped: it would end the same way", T->runs_done);
         else if (T->stopped && T->runs_done < r->runs)
             say(it, "runs %d to %d were skipped: they would end the same way", T->runs_done, r->runs - 1);
