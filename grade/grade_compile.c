@@ -112,14 +112,18 @@ static bool direct_includes_allowed(const Allowed *a, const char *src, size_t n,
                 q += 7;
                 while (q < e && (*q == ' ' || *q == '\t'))
                     q++;
-                if (q + 1 < e && (*q == '"' || *q == '<') && q[1] == '/') {
+                /* an absolute path, or "../x.h" that exists beside the submission */
+                if (q + 1 < e && (*q == '"' || *q == '<')) {
                     const char *close = memchr(q + 1, *q == '"' ? '"' : '>', (size_t)(e - q - 1));
                     size_t k = close ? (size_t)(close - q - 1) : 0;
-                    char path[PATH_MAX];
+                    char path[PATH_MAX], full[2 * PATH_MAX];
+                    struct stat st;
                     if (k && k < sizeof path) {
                         memcpy(path, q + 1, k);
                         path[k] = 0;
-                        if (!dep_allowed(a, path)) {
+                        snprintf(full, sizeof full, "%s/%s", a->folder, path);
+                        bool check = path[0] == '/' || (*q == '"' && *a->folder && stat(full, &st) == 0);
+                        if (check && !dep_allowed(a, path[0] == '/' ? path : full)) {
                             snprintf(bad, cap, "%s", path);
                             return false;
                         }

@@ -248,6 +248,9 @@ void grade_gpu(GradeCtx *c)
     if (pid == 0) {
         close(fds[0]);
         signal(SIGPIPE, SIG_DFL);
+        /* a compile for the GPU's arch makes its folder inside this one,
+         * which the parent removes however the child ends */
+        setenv("TMPDIR", sandbox_dir(sb), 1);
         child(c, fds[1]);
     }
     close(fds[1]);

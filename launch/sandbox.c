@@ -19,7 +19,12 @@
 
 struct Sandbox {
     char dir[4096];
+    Sandbox *next;               /* the process's live sandboxes, newest first */
 };
+
+/* Every sandbox not yet freed: when a signal stops warpsim in the middle
+ * of a run, all their folders go before the signal is raised again. */
+static Sandbox *live;
 
 void sandbox_limits_default(SandboxLimits *l)
 {
@@ -46,6 +51,8 @@ Sandbox *sandbox_new(const char *tag, char *msg, size_t cap)
         free(sb);
         return NULL;
     }
+    sb->next = live;
+    live = sb;
     return sb;
 }
 
@@ -208,8 +215,20 @@ void sandbox_free(Sandbox *sb)
 {
     if (!sb)
         return;
+    for (Sandbox **p = &live; *p; p = &(*p)->next)
+        if (*p == sb) {
+            *p = sb->next;
+            break;
+        }
     nftw(sb->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     free(sb);
+}
+
+/* Before a caught signal is raised again: no folder outlives warpsim. */
+static void remove_all_live(void)
+{
+    for (Sandbox *sb = live; sb; sb = sb->next)
+        nftw(sb->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* ---- running a program ------------------------------------------------------- */
@@ -308,8 +327,10 @@ int sandbox_reap(int pid)
     int sig = got_signal;
     sigaction(SIGINT, &fork_old_int, NULL);
     sigaction(SIGTERM, &fork_old_term, NULL);
-    if (sig)
+    if (sig) {
+        remove_all_live();
         raise(sig);
+    }
     return w == pid ? st : -1;
 }
 
@@ -410,8 +431,10 @@ bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim
     int sig = got_signal;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (sig)
+    if (sig) {
+        remove_all_live();
         raise(sig);
+    }
     return true;
 }
 

@@ -84,8 +84,9 @@ typedef struct {
  * an end (any of SANDBOX_EXITED .. SANDBOX_INTERRUPTED); false with msg
  * filled (and r->end = SANDBOX_NOT_STARTED) when it could not be started.
  * When it was interrupted, the caller should clean up and stop: the
- * signal is raised again before this returns, so a process without its own
- * handler for it ends there. */
+ * folders of every sandbox not yet freed are removed and the signal is
+ * raised again before this returns, so a process without its own handler
+ * for it ends there, leaving nothing behind. */
 bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim, size_t output_cap,
                  SandboxResult *r, char *msg, size_t cap);
 
@@ -102,7 +103,8 @@ int sandbox_fork(Sandbox *sb, const SandboxLimits *lim, char *msg, size_t cap);
 int sandbox_signaled(void);
 
 /* Kill the process group of pid (from sandbox_fork), wait for pid, put the
- * signal handlers back and raise a caught signal again.  Returns pid's
+ * signal handlers back and, after a caught signal, remove the folders of
+ * every sandbox not yet freed and raise it again.  Returns pid's
  * wait status (-1 when it could not be had). */
 int sandbox_reap(int pid);
 

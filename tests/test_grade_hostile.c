@@ -112,6 +112,15 @@ static void nothing_leaked(const char *text, const char *what)
         fail_msg("%s report holds environment variables", what);
 }
 
+/* warpsim's absolute path (the tests run it from other folders). */
+static const char *self(void)
+{
+    static char buf[1024];
+    if (!realpath(warpsim(), buf))
+        fail_msg("%s: not found", warpsim());
+    return buf;
+}
+
 /* Make this case's folders; the submission goes in sub/. */
 static void fresh_work(void)
 {
@@ -140,12 +149,10 @@ static void grade_hostile(const char *name, const char *kind, const char *extra)
     static const char *fmt[3] = {"json", "gradescope", "text"};
     char mark[64];
     snprintf(mark, sizeof mark, "WARPSIM_HOSTILE_MARK=%d", (int)getpid());
-    char self[1024];
-    assert_non_null(realpath(warpsim(), self));
     double t0 = now();
     for (int k = 0; k < 3; k++) {
         int rc = sh(true, "cd '%s/cwd' && env TMPDIR='%s/tmp' %s WARPSIM_SECRET=" SECRET " %s grade 1 '%s/sub/%s' "
-                    LIMITS " %s --format %s --out '%s/report.%s'", work, work, mark, self, work, name,
+                    LIMITS " %s --format %s --out '%s/report.%s'", work, work, mark, self(), work, name,
                     extra ? extra : "", fmt[k], work, fmt[k]);
         if (rc != 0 && rc != 1)
             fail_msg("grade %s --format %s: exit %d: %.600s", name, fmt[k], rc, out);
@@ -223,6 +230,7 @@ CASE(test_hostile_line_to_dev_stdin_is_refused_not_waited_on, "line_stdin.cu", "
 CASE(test_hostile_include_etc_passwd_is_refused, "include_passwd.cu", "include-refused")
 CASE(test_hostile_include_dev_zero_is_refused, "include_zero.cu", "include-refused")
 CASE(test_hostile_include_dev_stdin_is_refused, "include_stdin.cu", "include-refused")
+CASE(test_hostile_include_climbing_out_of_the_folder_is_refused, "include_dotdot.cu", "include-refused")
 CASE(test_hostile_bad_utf8_gives_valid_reports, "badutf8.cu", "out-of-bounds")
 CASE(test_hostile_unsupported_instruction_is_a_finding, "unsupported.cu", "unsupported")
 CASE(test_hostile_recursion_ends_at_the_budget, "recursion.cu", "budget-exceeded")
@@ -313,6 +321,69 @@ static void test_hostile_missing_file_still_writes_a_gradescope_report(void **s)
     remove_work();
 }
 
+/* A stand-in nvcc that never finishes, first on PATH (and a child of
+ * its own, `sleep`, in its process group). */
+static void slow_nvcc(void)
+{
+    char p[400];
+    snprintf(p, sizeof p, "%s/bin", work);
+    assert_int_equal(mkdir(p, 0700), 0);
+    snprintf(p, sizeof p, "%s/bin/nvcc", work);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\nsleep 60\n", f);
+    fclose(f);
+    assert_int_equal(chmod(p, 0700), 0);
+    snprintf(p, sizeof p, "cp tests/grade/atomic.cu '%s/sub/'", work);
+    assert_int_equal(system(p), 0);
+}
+
+static void test_hostile_compile_past_its_timeout_is_killed_with_its_group(void **s)
+{
+    (void)s;
+    fresh_work();
+    slow_nvcc();
+    char mark[64], p[400];
+    snprintf(mark, sizeof mark, "WARPSIM_HOSTILE_MARK=t%d", (int)getpid());
+    int rc = sh(true, "cd '%s/cwd' && env PATH='%s/bin':\"$PATH\" TMPDIR='%s/tmp' %s %s grade 1 '%s/sub/atomic.cu' "
+                "--compile-timeout 1 --format json --out '%s/r.json'", work, work, work, mark, self(), work, work);
+    assert_int_equal(rc, 1);
+    assert_true(took < 15);
+    snprintf(p, sizeof p, "%s/r.json", work);
+    slurp(p, reports[0], sizeof reports[0]);
+    char msg[256];
+    report = json_parse(reports[0], strlen(reports[0]), msg, sizeof msg);
+    assert_non_null(report);
+    const JsonValue *f = finding(report, "compile-error");
+    assert_non_null(f);
+    assert_non_null(strstr(json_get_string(f, "message"), "within 1 seconds"));
+    assert_false(process_left(mark));
+    char names[1024];
+    snprintf(p, sizeof p, "%s/tmp", work);
+    assert_int_equal(entries(p, names, sizeof names), 0);
+    remove_work();
+}
+
+static void test_hostile_sigterm_during_the_compile_kills_nvcc_too(void **s)
+{
+    (void)s;
+    fresh_work();
+    slow_nvcc();
+    char mark[64], p[400];
+    snprintf(mark, sizeof mark, "WARPSIM_HOSTILE_MARK=i%d", (int)getpid());
+    sh(true, "cd '%s/cwd' && env PATH='%s/bin':\"$PATH\" TMPDIR='%s/tmp' %s %s grade 1 '%s/sub/atomic.cu' "
+       "--format json --out '%s/r.json' & p=$!; sleep 1.5; kill -TERM $p; wait $p; echo rc=$?", work, work, work, mark,
+       self(), work, work);
+    /* a background job of sh ignores SIGINT, so SIGTERM (handled alike) */
+    assert_non_null(strstr(out, "rc=143")); /* ended by the signal, raised again */
+    assert_true(took < 15);
+    assert_false(process_left(mark)); /* no nvcc (nor its sleep) left running */
+    char names[1024];
+    snprintf(p, sizeof p, "%s/tmp", work);
+    assert_int_equal(entries(p, names, sizeof names), 0);
+    remove_work();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -323,6 +394,7 @@ int main(void)
         cmocka_unit_test_teardown(test_hostile_include_etc_passwd_is_refused, free_report),
         cmocka_unit_test_teardown(test_hostile_include_dev_zero_is_refused, free_report),
         cmocka_unit_test_teardown(test_hostile_include_dev_stdin_is_refused, free_report),
+        cmocka_unit_test_teardown(test_hostile_include_climbing_out_of_the_folder_is_refused, free_report),
         cmocka_unit_test_teardown(test_hostile_ansi_escapes_never_reach_the_terminal_raw, free_report),
         cmocka_unit_test_teardown(test_hostile_bad_utf8_gives_valid_reports, free_report),
         cmocka_unit_test_teardown(test_hostile_unsupported_instruction_is_a_finding, free_report),
@@ -336,6 +408,8 @@ int main(void)
         cmocka_unit_test_teardown(test_hostile_ten_megabyte_file_is_refused_unread, free_report),
         cmocka_unit_test_teardown(test_hostile_fifo_is_refused_without_waiting, free_report),
         cmocka_unit_test_teardown(test_hostile_missing_file_still_writes_a_gradescope_report, free_report),
+        cmocka_unit_test_teardown(test_hostile_compile_past_its_timeout_is_killed_with_its_group, free_report),
+        cmocka_unit_test_teardown(test_hostile_sigterm_during_the_compile_kills_nvcc_too, free_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
