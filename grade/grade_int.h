@@ -6,7 +6,9 @@
  *   grade_gpu.c          -> grade_finding.c, grade_launch.c, grade_compile.c
  *   grade_finding.c      -> grade_launch.c;   grade_rubric.c -> grade_exercise.c
  *   grade_compile.c, grade_launch.c, grade_exercise.c and grade_report.c
- *   (the public writers) call no other file of the grader. */
+ *   (the public writers) call no other file of the grader.
+ * Every program the grader starts (nvcc -M, nvcc, ptxas, the GPU child)
+ * goes through launch/sandbox.h: grade_compile.c and grade_gpu.c. */
 #ifndef WARPSIM_GRADE_INT_H
 #define WARPSIM_GRADE_INT_H
 
