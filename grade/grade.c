@@ -115,6 +115,12 @@ static SimStatus read_submission(GradeCtx *c, SimError *err)
     struct stat st;
     if (stat(r->student, &st) != 0)
         return sim_error_set(err, SIM_ERR_IO, r->student, 0, 0, "%s: cannot open: %s", r->student, strerror(errno));
+    /* a link could make the report show any file the grader can read */
+    if (lstat(r->student, &st) == 0 && S_ISLNK(st.st_mode)) {
+        finding_for_all(c, "submission-refused", 0, "the submission was not read: %s is a symbolic link (a regular "
+                        ".cu file is graded)", printable(r->student) ? r->student : "the file");
+        return SIM_OK;
+    }
     Sandbox *sb = sandbox_new("submit", msg, sizeof msg);
     if (!sb)
         return sim_error_set(err, SIM_ERR_NODEVICE, "", 0, 0, "%s", msg);

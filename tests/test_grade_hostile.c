@@ -309,6 +309,18 @@ static void test_hostile_symlink_beside_the_file_is_refused(void **s)
     remove_work();
 }
 
+static void test_hostile_submission_that_is_a_symlink_is_refused(void **s)
+{
+    (void)s;
+    fresh_work();
+    char p[400];
+    snprintf(p, sizeof p, "%s/sub/link.cu", work);
+    assert_int_equal(symlink("/etc/passwd", p), 0);
+    grade_hostile("link.cu", "submission-refused", NULL);
+    assert_non_null(strstr(reports[0], "symbolic link"));
+    remove_work();
+}
+
 static void test_hostile_ten_megabyte_file_is_refused_unread(void **s)
 {
     (void)s;
@@ -439,6 +451,7 @@ int main(void)
         cmocka_unit_test_teardown(test_hostile_endless_loop_ends_at_the_budget, free_report),
         cmocka_unit_test_teardown(test_hostile_huge_printf_ends_at_the_budget, free_report),
         cmocka_unit_test_teardown(test_hostile_symlink_beside_the_file_is_refused, free_report),
+        cmocka_unit_test_teardown(test_hostile_submission_that_is_a_symlink_is_refused, free_report),
         cmocka_unit_test_teardown(test_hostile_ten_megabyte_file_is_refused_unread, free_report),
         cmocka_unit_test_teardown(test_hostile_fifo_is_refused_without_waiting, free_report),
         cmocka_unit_test_teardown(test_hostile_missing_file_still_writes_a_gradescope_report, free_report),
