@@ -90,7 +90,9 @@ $(BUILD)/obj/tests/%.o: tests/%.c $(BUILD)/.features
 
 # Floating-point semantics files must not let the compiler assume the default
 # rounding mode: they switch it for .rz/.rm/.rp.
-$(BUILD)/obj/sim/alu_float.o $(BUILD)/obj/sim/alu_cvt.o $(BUILD)/obj/sim/exec_float.o: CFLAGS += -frounding-math -ffp-contract=off
+$(BUILD)/obj/sim/alu_float.o $(BUILD)/obj/sim/alu_cvt.o $(BUILD)/obj/sim/exec_float.o $(BUILD)/obj/sim/alu_sfu.o: CFLAGS += -frounding-math -ffp-contract=off
+# The measured SFU tables are assembled into the library (.incbin).
+$(BUILD)/obj/sim/sfu_blob.o: sim/sfu_tables.bin
 $(BUILD)/obj/tests/test_alu.o $(BUILD)/obj/tests/test_exec.o $(BUILD)/obj/tests/test_exec_ops.o: CFLAGS += -frounding-math -ffp-contract=off
 
 # The version: VERSION, and the commit when built from a git checkout.
@@ -163,7 +165,7 @@ fuzz-exec:
 fuzz-trace:
 	@mkdir -p build/fuzz-trace/corpus tests/corpus/trace
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isim -fsanitize=fuzzer,address,undefined \
-	    sim/trace_read.c sim/trace_write.c sim/error.c tests/fuzz_trace.c -o build/fuzz-trace/fuzz_trace -lz
+	    sim/trace_read.c sim/trace_write.c sim/file_read.c sim/error.c tests/fuzz_trace.c -o build/fuzz-trace/fuzz_trace -lz
 	build/fuzz-trace/fuzz_trace -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 	    -artifact_prefix=build/fuzz-trace/ build/fuzz-trace/corpus tests/corpus/trace
 

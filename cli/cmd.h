@@ -5,6 +5,8 @@
 #ifndef WARPSIM_CMD_H
 #define WARPSIM_CMD_H
 
+#include <stdbool.h>
+
 int cmd_run(int argc, char **argv);
 int cmd_explore(int argc, char **argv);
 int cmd_lesson(int argc, char **argv);
@@ -14,5 +16,13 @@ int cmd_trace(int argc, char **argv);
 int cmd_grade(int argc, char **argv);
 int cmd_step(int argc, char **argv);
 int cmd_viz(int argc, char **argv);
+
+/* cmd_threads.c: the worker threads of a subcommand.  cmd_threads_default
+ * sets *threads from WARPSIM_THREADS or the cores available; false (the
+ * message printed, exit 2) when WARPSIM_THREADS is bad.  cmd_threads_option
+ * takes argv[*i] when it is --threads N (or --threads=N): 1 taken (*i on
+ * its value), 0 not this option, -1 a bad count (message printed, exit 2). */
+bool cmd_threads_default(const char *cmd, int *threads);
+int cmd_threads_option(const char *cmd, int argc, char **argv, int *i, int *threads);
 
 #endif

@@ -13,14 +13,15 @@
 #include "explore.h"
 #include "gpu.h"
 #include "launch.h"
+#include "progress.h"
 #include "report.h"
 #include "source.h"
 
 static const char explore_help[] =
     "usage: warpsim explore FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
-    "                       [--runs K] [--seed BASE] [--show N] [--json]\n"
+    "                       [--runs K] [--seed BASE] [--show N] [--json] [--quiet]\n"
     "                       [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
-    "                       [--arg SPEC]... [--budget N]\n"
+    "                       [--arg SPEC]... [--budget N] [--threads N]\n"
     "                       [--schedule S] [--atomic-order A] [--divergence D] [--check races]\n"
     "\n"
     "Runs one kernel K times, each time with another seed for the simulator's\n"
@@ -39,6 +40,9 @@ static const char explore_help[] =
     "  --divergence D its (default) or stack\n"
     "  --check races  also count the runs in which race checking found something\n"
     "  --show N       list at most N results per buffer (default 10)\n"
+    "  --threads N    run N launches side by side, each on a simulator of its own\n"
+    "                 (default: $WARPSIM_THREADS, else the cores available); the\n"
+    "                 report is the same with any N\n"
     "  --keep BYTES   keep the bytes of distinct results up to this much memory\n"
     "                 (default 64M); past it only their XXH64 hash is kept\n"
     "  --json         print exactly one JSON object:\n"
@@ -51,6 +55,9 @@ static const char explore_help[] =
     "\n"
     "A run that faults is an outcome too: its buffers are counted with the fault's\n"
     "kind.  Progress goes to standard error when it is a terminal.\n"
+    "\n"
+    "On a terminal a progress line counts the runs (--quiet hides it); Ctrl-C stops and\n"
+    "reports the runs made so far (exit status 130).\n"
     "\n"
     "Exit status: 0 every run ran clean, 1 a run faulted (or --check races found\n"
     "something), 2 bad usage or bad input.\n"
@@ -105,6 +112,12 @@ static double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+typedef struct {
+    bool tty;
+    double t0, shown;
+    unsigned long long runs;
+} ExploreProgress;
+
 static void progress(const Explore *e, unsigned long long runs, bool done)
 {
     fprintf(stderr, "\rexplore: %llu/%llu runs", (unsigned long long)e->runs, runs);
@@ -115,11 +128,22 @@ static void progress(const Explore *e, unsigned long long runs, bool done)
     fflush(stderr);
 }
 
+static bool on_run(void *user, const Explore *e)
+{
+    ExploreProgress *p = user;
+    if (p->tty && now() - p->shown > 0.2) {
+        progress(e, p->runs, false);
+        p->shown = now();
+    }
+    return progress_interrupted(); /* Ctrl-C: stop, report the runs so far */
+}
+
 int cmd_explore(int argc, char **argv)
 {
     const char *file = NULL, *arch = "sm_90";
-    bool json = false, on_gpu = false, chose_sched = false, chose_order = false;
+    bool json = false, on_gpu = false, chose_sched = false, chose_order = false, quiet = false;
     unsigned long long runs = 100, show = 10;
+    int threads = 0, th;
     size_t keep = 64u << 20;
     LaunchSpec spec;
     int rc = 2;
@@ -135,10 +159,18 @@ int cmd_explore(int argc, char **argv)
         } else if (!strcmp(a, "--json")) {
             json = true;
             continue;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+            quiet = true;
+            continue;
         } else if (!strcmp(a, "--trace") || !strcmp(a, "--trace-level")) {
             rc = usage_error("%s: explore keeps no traces; trace one seed with warpsim run --seed N --trace FILE",
                              a);
             goto done;
+        }
+        if ((th = cmd_threads_option("explore", argc, argv, &i, &threads)) != 0) {
+            if (th < 0)
+                goto done;
+            continue;
         }
         chose_sched |= !strcmp(a, "--schedule");
         chose_order |= !strcmp(a, "--atomic-order");
@@ -188,6 +220,8 @@ int cmd_explore(int argc, char **argv)
         rc = usage_error("%s", "--check races works with the simulator only (it watches every access)");
         goto done;
     }
+    if (!threads && !cmd_threads_default("explore", &threads))
+        goto done;
     if (!chose_sched)
         spec.schedule = DEVICE_SCHED_RANDOM;
     if (!chose_order)
@@ -215,32 +249,28 @@ int cmd_explore(int argc, char **argv)
         goto close;
     }
     const uint64_t base = spec.seed;
-    bool tty = isatty(2) && !getenv("WARPSIM_NO_PROGRESS");
-    double t0 = now(), shown = t0;
-    for (unsigned long long k = 0; k < runs; k++) {
-        LaunchResult res;
-        spec.seed = base + k;
-        SimStatus st = launch_run(dev, mod, &spec, &res, msg, sizeof msg);
-        if (st && st != SIM_ERR_FAULT) {
-            if (tty && k)
-                fprintf(stderr, "\n");
-            fprintf(stderr, "warpsim explore: %s%s\n", msg, k ? " (after some runs had worked)" : "");
-            launch_result_free(&res);
-            goto close;
-        }
-        entry = res.entry;
-        bool ok = explore_add(&ex, &res, spec.seed, device_printf_output(dev), device_race_count(dev) > 0);
-        launch_result_free(&res);
-        if (!ok) {
-            fprintf(stderr, "warpsim explore: out of memory after %llu runs (try a smaller --keep)\n", k);
-            goto close;
-        }
-        if (tty && now() - shown > 0.2) {
-            progress(&ex, runs, false);
-            shown = now();
-        }
+    bool tty = isatty(2) && !getenv("WARPSIM_NO_PROGRESS") && !quiet;
+    progress_catch_interrupt();
+    double t0 = now();
+    ExploreProgress pr = {.tty = tty, .t0 = t0, .shown = t0, .runs = runs};
+    ExploreRun how = {.dev = dev, .mod = mod, .path = file, .ptx = ptx, .ptx_len = len, .spec = &spec,
+                      .runs = runs, .threads = threads, .progress = on_run, .progress_user = &pr};
+    ExploreRunStatus est = explore_run(&ex, &how, &entry, msg, sizeof msg);
+    bool stopped = est == EXPLORE_STOPPED;
+    if (stopped) {
+        runs = ex.runs; /* the report is of the runs that were made */
+        fprintf(stderr, "%swarpsim explore: stopped after %llu runs (Ctrl-C)\n", tty && pr.shown > t0 ? "\n" : "",
+                runs);
+    } else if (est != EXPLORE_RAN) {
+        if (tty && pr.shown > t0)
+            fprintf(stderr, "\n");
+        if (est == EXPLORE_OUT_OF_MEMORY)
+            fprintf(stderr, "warpsim explore: %s (try a smaller --keep)\n", msg);
+        else
+            fprintf(stderr, "warpsim explore: %s%s\n", msg, ex.runs ? " (after some runs had worked)" : "");
+        goto close;
     }
-    if (tty && shown > t0)
+    if (tty && pr.shown > t0 && !stopped)
         progress(&ex, runs, true);
     double secs = now() - t0;
     const DeviceDim3 g = spec.grid, b = spec.block;
@@ -272,7 +302,7 @@ int cmd_explore(int argc, char **argv)
             printf("race check: findings in %llu of %llu runs%s\n", (unsigned long long)ex.race_runs, runs,
                    ex.race_runs ? " (warpsim run --seed N --check races shows them)" : "");
     }
-    rc = ex.faulted_runs || ex.race_runs ? 1 : 0;
+    rc = stopped ? PROGRESS_EXIT_INTERRUPTED : ex.faulted_runs || ex.race_runs ? 1 : 0;
 close:
     explore_free(&ex);
     free(ptx);

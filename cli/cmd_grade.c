@@ -26,8 +26,9 @@ static void progress_line(void *arg, const GradeExercise *ex, int test, int run,
 
 static const char grade_help[] =
     "usage: warpsim grade LESSON STUDENT.cu [--runs K] [--seed N] [--format text|json|gradescope]\n"
-    "                     [--out FILE] [--gpu [--gpu-timeout S]] [--max-memory SIZE]\n"
-    "                     [--max-budget N] [--compile-timeout S] [--compile-memory SIZE]\n"
+    "                     [--out FILE] [--gpu [--gpu-timeout S]] [--threads N]\n"
+    "                     [--max-memory SIZE] [--max-budget N] [--compile-timeout S]\n"
+    "                     [--compile-memory SIZE]\n"
     "\n"
     "Grades a student's kernel against a lesson's exercise.  The file is compiled with\n"
     "nvcc -ptx -lineinfo; the kernel is found by the exercise's name; each test of the\n"
@@ -50,6 +51,8 @@ static const char grade_help[] =
     "                 (default %d)\n"
     "  --gpu-sim      a second simulator stands in for the GPU (tests the --gpu path\n"
     "                 on a machine without one)\n"
+    "  --threads N    run N simulator runs side by side (default: $WARPSIM_THREADS,\n"
+    "                 else the cores available); the report is the same with any N\n"
     "\n"
     "Limits (a course sets them; nothing in a submission can raise them):\n"
     "  --max-memory SIZE      simulated memory of one launch: global buffers, shared\n"
@@ -115,7 +118,12 @@ int cmd_grade(int argc, char **argv)
         const char *a = argv[i];
         bool has_val = i + 1 < argc;
         long v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        int th = cmd_threads_option("grade", argc, argv, &i, &o.threads);
+        if (th < 0)
+            return 2;
+        if (th > 0) {
+            continue;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             printf(grade_help, GRADE_DEFAULT_RUNS, GRADE_GPU_TIMEOUT, (unsigned long long)GRADE_MAX_BUDGET,
                    GRADE_COMPILE_TIMEOUT);
             return 0;
@@ -170,8 +178,16 @@ int cmd_grade(int argc, char **argv)
             return usage_error("unexpected argument '%s' (one LESSON and one STUDENT.cu)", a);
         }
     }
+    if (!o.threads && !cmd_threads_default("grade", &o.threads))
+        return 2;
     if (!lesson || !o.student)
         return usage_error("%s", !lesson ? "missing LESSON and STUDENT.cu" : "missing STUDENT.cu");
+    size_t sl = strlen(o.student);
+    if (sl < 3 || strcmp(o.student + sl - 3, ".cu")) {
+        fprintf(stderr, "warpsim grade: '%s' is not a .cu file: the grader takes the student's CUDA source and "
+                        "compiles it itself (a .ptx runs with warpsim run)\n", o.student);
+        return 2;
+    }
     const Lesson *l = lesson_find(lesson);
     if (!l) {
         fprintf(stderr, "warpsim grade: no lesson '%s' (warpsim lesson --list shows them)\n", lesson);

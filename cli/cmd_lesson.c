@@ -21,7 +21,10 @@ static const char lesson_help[] =
     "\n"
     "At the end it shows the `warpsim step` command that steps through the lesson's\n"
     "kernel warp by warp (the first one its README gives), and the commands that\n"
-    "watch it in the visualizer; on a terminal it offers to start the stepper.\n";
+    "watch it in the visualizer; on a terminal it offers to start the stepper.\n"
+    "\n"
+    "Exit status: 0 the lesson ran, 1 one of its checks failed, 2 bad usage or an\n"
+    "unknown lesson.\n";
 
 /* The lesson's stepper launch as tokens (argv[0] = "step"): the first
  * `warpsim step ...` command of its README (with its \ continuations, up

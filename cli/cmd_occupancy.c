@@ -26,7 +26,7 @@ static const char usage_text[] =
 "                         [--carveout P] [--grid N] [--wait-us U] [--backend gpu|sim]\n"
 "                         [--ncu] [--json]\n"
 "       warpsim occupancy --sweep-carveout FILE.json [--regs R] [--sweep-tiny]\n"
-"                         [--backend gpu|sim] [--wait-us U]\n"
+"                         [--backend gpu|sim] [--wait-us U] [--threads N]\n"
 "       warpsim occupancy --analyze-sweep FILE.json [--arch sm_XX]\n"
 "\n"
 "How many blocks of a kernel can one SM (streaming multiprocessor) run at the\n"
@@ -89,6 +89,8 @@ static const char usage_text[] =
 "                    measure 504 launches (blocks 32..1024, dynamic shared memory\n"
 "                    0..100 KB, carveouts -1 0 10 25 50 100; --sweep-tiny: 8) and\n"
 "                    write each with the API's answer and the measured residency\n"
+"  --threads N       with --backend sim: measure N launches side by side (default:\n"
+"                    $WARPSIM_THREADS, else the cores); the file is the same with any N\n"
 "  --analyze-sweep FILE.json\n"
 "                    score a sweep file: how many configurations the API and the\n"
 "                    model's resident_blocks_per_sm predict (no GPU needed)\n"
@@ -102,10 +104,12 @@ static const char usage_text[] =
 "  warpsim occupancy --gpu h100-sxm --block 256 --ptx lessons/04-occupancy/kernel.ptx \\\n"
 "                    --kernel poly_eval --plot occ.png\n"
 "\n"
-"Exit status: 0 done, 2 bad usage or input (message on stderr).\n";
+"Exit status: 0 done, 1 a measurement failed, 2 bad usage or input, a launch that\n"
+"cannot run, or no GPU for --measure / --sweep-carveout (message on stderr).\n";
 
 typedef struct {
     const char *gpu;                /* --arch or --gpu value */
+    const char *arch_opt, *gpu_opt; /* each as given, to catch the two disagreeing */
     long long block, regs, smem_static, smem_dyn, barriers, cluster, maxrreg;
     bool have_block, have_regs, have_static;
     int carveout;
@@ -115,6 +119,7 @@ typedef struct {
     bool measure, ncu, tiny, sim;     /* --measure, --ncu, --sweep-tiny, --backend sim */
     const char *sweep, *analyze;      /* --sweep-carveout FILE, --analyze-sweep FILE */
     long long grid, wait_us;
+    int threads;                      /* --threads N, 0 unset */
 } Opts;
 
 
@@ -178,8 +183,10 @@ static int parse_args(int argc, char **argv, Opts *o)
     o->barriers = -1;
     for (int i = 1; i < argc; i++) {
         const char *v = NULL, *a = argv[i];
-        int rc = 0;
-        if (!strcmp(a, "--json")) o->json = true;
+        int rc = 0, th;
+        if ((th = cmd_threads_option("occupancy", argc, argv, &i, &o->threads)) != 0) {
+            if (th < 0) return 2;
+        } else if (!strcmp(a, "--json")) o->json = true;
         else if (!strcmp(a, "--explain")) o->explain = true;
         else if (!strcmp(a, "--batch")) o->batch = true;
         else if (!strcmp(a, "--nonportable-cluster")) o->nonportable = true;
@@ -199,7 +206,7 @@ static int parse_args(int argc, char **argv, Opts *o)
         } else {
             static const struct { const char *name; size_t off; } strs[] = {
                 {"--sweep-carveout", offsetof(Opts, sweep)}, {"--analyze-sweep", offsetof(Opts, analyze)},
-                {"--arch", offsetof(Opts, gpu)}, {"--gpu", offsetof(Opts, gpu)}, {"--ptx", offsetof(Opts, ptx)},
+                {"--arch", offsetof(Opts, arch_opt)}, {"--gpu", offsetof(Opts, gpu_opt)}, {"--ptx", offsetof(Opts, ptx)},
                 {"--kernel", offsetof(Opts, kernel)}, {"--plot", offsetof(Opts, plot)},
             };
             size_t k = 0;
@@ -241,7 +248,39 @@ static int parse_args(int argc, char **argv, Opts *o)
             if (k == 2) o->have_static = true;
         }
     }
+    o->gpu = o->gpu_opt ? o->gpu_opt : o->arch_opt;
+    if (o->gpu_opt && o->arch_opt) { /* both: they must name the same arch */
+        ArchTarget g;
+        SimError e;
+        if (arch_resolve(o->gpu_opt, &g, &e) != SIM_OK)
+            return usage_error("%s", e.msg);
+        if (strcmp(g.arch->name, o->arch_opt)) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "--arch %s and --gpu %s (an %s) disagree: give one of them", o->arch_opt,
+                     o->gpu_opt, g.arch->name);
+            return usage_error("%s", msg);
+        }
+    }
     return 0;
+}
+
+/* What no GPU of the arch can launch is an error, not "0 blocks". */
+static int check_launchable(const Opts *o, const ArchProfile *a)
+{
+    char msg[200];
+    if (o->have_block && (o->block < 1 || o->block > a->max_threads_per_block))
+        snprintf(msg, sizeof msg, "--block %lld: a block has 1..%d threads", o->block, a->max_threads_per_block);
+    else if (o->have_regs && o->regs > a->max_regs_per_thread)
+        snprintf(msg, sizeof msg, "--regs %lld: a thread has at most %d registers (ptxas spills the rest)", o->regs,
+                 a->max_regs_per_thread);
+    else if (o->barriers > 16)
+        snprintf(msg, sizeof msg, "--barriers %lld: a block has at most 16 barriers (bar.sync 0..15)", o->barriers);
+    else if (o->smem_dyn > a->smem_per_block_optin)
+        snprintf(msg, sizeof msg, "--smem-dyn %lld: a block has at most %d bytes (%d KB) of shared memory on %s",
+                 o->smem_dyn, a->smem_per_block_optin, a->smem_per_block_optin / 1024, a->name);
+    else
+        return 0;
+    return usage_error("%s", msg);
 }
 
 /* --measure and --sweep-carveout: the resources from the flags (or ptxas). */
@@ -269,7 +308,10 @@ static int measure(const Opts *o, int argc, char **argv)
         .regs = o->have_regs ? (int)o->regs : 32, .carveout = o->carveout,
         .smem_static = (size_t)o->smem_static, .smem_dyn = (size_t)o->smem_dyn, .grid = (unsigned)o->grid,
         .wait_us = (double)o->wait_us, .ncu = o->ncu, .tiny = o->tiny, .argc = argc, .argv = argv,
+        .threads = o->threads,
     };
+    if (!m.threads && !cmd_threads_default("occupancy", &m.threads))
+        return 2;
     FILE *f = o->sweep ? fopen(o->sweep, "w") : NULL;
     if (o->sweep && !f) {
         fprintf(stderr, "warpsim occupancy: cannot write %s\n", o->sweep);
@@ -280,7 +322,7 @@ static int measure(const Opts *o, int argc, char **argv)
     Device *d = occ_measure_open(&m, name, sizeof name, note, sizeof note, &e);
     if (!d || note[0])
         fprintf(stderr, "warpsim occupancy: %s\n", d ? note : e.msg);
-    int rc = 1;
+    int rc = d ? 1 : 2; /* no GPU is missing hardware: 2, as for every command */
     if (d && !f) {
         OccMeasurement r;
         if (occ_measure_one(d, name, &m, &r, &e) == SIM_OK)
@@ -340,8 +382,8 @@ int cmd_occupancy(int argc, char **argv)
         return usage_error("%s", e.msg);
     if (!o.have_block)
         return usage_error("%s", "give the block size with --block N (threads per block)");
-    if (o.block < 1)
-        return usage_error("%s", "--block must be at least 1");
+    if ((rc = check_launchable(&o, t.arch)) != 0)
+        return rc;
     if (o.ptx && (o.have_regs || o.have_static))
         return usage_error("%s", "--ptx takes registers and static shared memory from ptxas: "
                                  "drop --regs / --smem-static");
@@ -365,6 +407,10 @@ int cmd_occupancy(int argc, char **argv)
                       (int)o.barriers);
     if (occ_report_compute(&rep, (int)o.cluster, o.nonportable, &e) != SIM_OK)
         return usage_error("%s", e.msg);
+    if (rep.result.blocks_per_sm == 0) {
+        (o.json ? occ_report_json : occ_report_text)(stdout, &rep);
+        return usage_error("%s", "this launch cannot run: not one block fits on an SM (see the limits above)");
+    }
     (o.json ? occ_report_json : occ_report_text)(stdout, &rep);
     if (o.explain)
         occ_report_explain(o.json ? stderr : stdout, &rep);

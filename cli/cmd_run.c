@@ -16,27 +16,38 @@
 #include "trace.h"
 
 static const char run_help[] =
-    "usage: warpsim run FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]]\n"
+    "usage: warpsim run FILE --kernel NAME --grid X[,Y[,Z]] [--block X[,Y[,Z]]]\n"
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
     "                   [--arg SPEC]... [--json] [--quiet] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
-    "                   [--check races]\n"
+    "                   [--check races] [--budget N] [--max-memory BYTES] [--timing] [--carveout P]\n"
+    "                   [--threads N]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"
     "  FILE           a .ptx file, or a .cu file (compiled with nvcc -ptx -lineinfo -O3)\n"
     "  --kernel NAME  the PTX entry, or the plain C++ name of a mangled one\n"
-    "  --grid, --block  launch dimensions, e.g. --grid 4 --block 256 or --block 16,16\n"
+    "  --grid, --block  launch dimensions, e.g. --grid 4 --block 256 or --block 16,16;\n"
+    "                 without --block, the kernel's __launch_bounds__ (.reqntid/.maxntid)\n"
     "  --smem BYTES   dynamic shared memory per block (extern __shared__)\n"
     "  --arch sm_XX   arch profile (default sm_90); --gpu h100-sxm picks a part\n"
     "  --backend gpu  run on the real GPU instead (CUDA driver needed); same output\n"
-    "  --budget N     stop after N warp instructions (default 10^10): an infinite loop\n"
-    "                 becomes a 'budget-exceeded' fault instead of a hang\n"
+    "  --budget N     stop after N warp instructions (default 5*10^7, 10^7 with --check\n"
+    "                 races: an endless loop ends in well under a minute, measured at\n"
+    "                 2-20 M warp instructions/s, 0.3 M/s with race checking) as a\n"
+    "                 'budget-exceeded' fault; a long but finite kernel needs more\n"
+    "  --max-memory BYTES  simulated global, local and shared memory and registers,\n"
+    "                 all together (default 4G; 256M, 64K... work): a launch over it\n"
+    "                 stops before allocating, with a 'memory-limit' fault naming the sizes\n"
     "  --json         print exactly one JSON object\n"
     "  --quiet        no progress line (shown on a terminal when a launch runs past a second)\n"
     "  --trace FILE   write a trace of the launch to FILE (traces/FORMAT.md; read it with\n"
     "                 `warpsim trace dump` or `warpsim trace export`)\n"
     "  --trace-level L  blocks (default), warps, instructions or memory: how much detail\n"
+    "  --threads N    worker threads (default: $WARPSIM_THREADS, else the cores); checked,\n"
+    "                 but one launch still runs on one core: the SMs of one launch are\n"
+    "                 not yet simulated side by side (explore, grade, occupancy and xcheck\n"
+    "                 run their launches side by side)\n"
     "%s"
     "\n"
     "One --arg per kernel parameter, in order:\n"
@@ -117,12 +128,18 @@ static void print_buffers_json(const LaunchResult *r)
     printf("]");
 }
 
+/* Defaults a student's kernel cannot raise past without saying so (see
+ * --help for the measurements behind them). */
+#define RUN_BUDGET_DEFAULT 50000000ull        /* warp instructions */
+#define RUN_BUDGET_RACES_DEFAULT 10000000ull  /* with --check races */
+#define RUN_MAX_MEMORY_DEFAULT ((uint64_t)4 << 30)
+
 int cmd_run(int argc, char **argv)
 {
     const char *file = NULL, *arch = "sm_90";
     bool json = false, on_gpu = false, level_given = false, quiet = false;
     LaunchSpec spec;
-    int rc = 2;
+    int rc = 2, threads = 0;
     char msg[1024];
     launch_spec_init(&spec);
     for (int i = 1; i < argc; i++) {
@@ -139,6 +156,11 @@ int cmd_run(int argc, char **argv)
             quiet = true;
             continue;
         }
+        int th = cmd_threads_option("run", argc, argv, &i, &threads);
+        if (th < 0)
+            goto done;
+        if (th > 0)
+            continue;
         LaunchOpt o = launch_parse_option(&spec, argc, argv, &i, msg, sizeof msg);
         if (o == LAUNCH_OPT_TAKEN) {
             continue;
@@ -172,6 +194,9 @@ int cmd_run(int argc, char **argv)
             goto done;
         }
     }
+    spec.block_optional = true;
+    if (!threads && !cmd_threads_default("run", &threads))
+        goto done;
     if (!launch_check_complete(file, &spec, msg, sizeof msg)) {
         rc = usage_error("%s", msg);
         goto done;
@@ -189,6 +214,10 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
 
+    if (!spec.budget && !on_gpu) /* the GPU has its own watchdog */
+        spec.budget = spec.checks & DEVICE_CHECK_RACES ? RUN_BUDGET_RACES_DEFAULT : RUN_BUDGET_DEFAULT;
+    if (!spec.max_memory)
+        spec.max_memory = RUN_MAX_MEMORY_DEFAULT;
     SimError err;
     sim_error_clear(&err);
     Device *dev = on_gpu ? device_open_gpu(0, &err) : device_open_sim(arch, &err);
@@ -196,6 +225,7 @@ int cmd_run(int argc, char **argv)
         fprintf(stderr, "warpsim run: %s\n", err.msg);
         goto done;
     }
+    device_set_memory_limit(dev, spec.max_memory); /* module variables count too */
     size_t len = 0;
     char *ptx = source_load_ptx(file, device_arch(dev), &len, msg, sizeof msg);
     DeviceModule *mod = NULL;
@@ -207,6 +237,10 @@ int cmd_run(int argc, char **argv)
     }
     if (device_load_ptx(dev, file, ptx, len, &mod, &err)) {
         report_error(stderr, &err, ptx, len);
+        goto close;
+    }
+    if (!launch_resolve_block(mod, &spec, msg, sizeof msg)) {
+        fprintf(stderr, "warpsim run: %s\n", msg);
         goto close;
     }
     Progress pg;
@@ -232,6 +266,7 @@ int cmd_run(int argc, char **argv)
         print_buffers_json(&res);
         printf(", \"printf\": ");
         report_json_string(stdout, out);
+        printf(", \"printf_dropped_bytes\": %llu", (unsigned long long)res.stats.printf_dropped);
         printf(", \"stats\": ");
         report_stats_json(stdout, &res.stats);
         printf(", \"fault\": ");
@@ -258,6 +293,9 @@ int cmd_run(int argc, char **argv)
                 printf("\n");
             printf("---\n");
         }
+        if (res.stats.printf_dropped)
+            printf("printf output was cut at %zu MiB: %llu more bytes were dropped\n", DEVICE_PRINTF_MAX >> 20,
+                   (unsigned long long)res.stats.printf_dropped);
         if (st == SIM_ERR_FAULT)
             report_fault(stdout, &res.fault);
         print_buffers_text(&res);

@@ -13,7 +13,7 @@
 #include "viz.h"
 
 static const char viz_help[] =
-    "usage: warpsim viz FILE [FILE2] [--at CYCLE] [--view gpu|sm|memory|atomics]\n"
+    "usage: warpsim viz FILE [FILE2] [--at CYCLE] [--view gpu|sm|memory|atomics|tile]\n"
     "                   [--block B] [--sm S] [--size WxH] [--png OUT.png] [--script CMDS]\n"
     "\n"
     "Shows a trace written by `warpsim run ... --trace FILE` in a window: blocks landing\n"
@@ -23,7 +23,8 @@ static const char viz_help[] =
     "\n"
     "  --view V       the view shown first: gpu (SMs as tiles, resident blocks, occupancy\n"
     "                 over time), sm (a block's warps as rows of 32 lanes), memory (banks\n"
-    "                 and sectors), atomics (each address's queue of updates)\n"
+    "                 and sectors), atomics (each address's queue of updates), tile (an\n"
+    "                 array as its tile space: tiles loaded, stored, padded, dropped)\n"
     "  --at CYCLE     the cycle shown first (window: 0; --png: the middle of the launch);\n"
     "                 `end` for the last\n"
     "  --block B, --sm S  select a block or an SM first (the sm and memory views show it)\n"
@@ -36,7 +37,7 @@ static const char viz_help[] =
     "In the window: space play/pause, right arrow next event, `.` next cycle (left arrow\n"
     "and `,` go back), + and - speed, drag the time axis to scrub, mouse wheel zooms the\n"
     "time axis, click an SM, block, warp or address to select it (double-click a block\n"
-    "for the sm view), c clears the selection, 1-4 switch views, h help, q or Esc quit.\n"
+    "for the sm view), c clears the selection, 1-5 switch views, h help, q or Esc quit.\n"
     "\n"
     "Exit status: 0 done, 2 bad usage, an unreadable or corrupt trace, or no display\n"
     "(then use --png).\n"
@@ -102,7 +103,7 @@ int cmd_viz(int argc, char **argv)
         } else if (!strcmp(a, "--view")) {
             i++;
             if ((o.view = viz_view_parse(v)) < 0)
-                return usage_error("--view '%s': gpu, sm, memory or atomics", v);
+                return usage_error("--view '%s': gpu, sm, memory, atomics or tile", v);
         } else if (!strcmp(a, "--block")) {
             i++;
             if (!parse_u64(v, &o.block) || o.block == VIZ_NONE)

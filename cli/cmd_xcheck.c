@@ -16,8 +16,8 @@
 
 static const char xcheck_help[] =
     "usage: warpsim xcheck (LESSON... | --all) [--runs R] [--json] [--record DIR]\n"
-    "                      [--backend gpu|sim] [--arch sm_XX]\n"
-    "       warpsim xcheck --recorded [DIR | FILE.json] [LESSON...] [--json]\n"
+    "                      [--backend gpu|sim] [--arch sm_XX] [--threads N]\n"
+    "       warpsim xcheck --recorded [DIR | FILE.json] [LESSON...] [--json] [--threads N]\n"
     "\n"
     "Runs every launch in each lesson's xcheck.txt in the simulator and on the GPU\n"
     "and compares them: every output buffer bit for bit, order-dependent buffers by\n"
@@ -33,6 +33,9 @@ static const char xcheck_help[] =
     "                 and the recorder on a machine without one; --arch picks it)\n"
     "  --recorded     no GPU: compare the simulator with recordings (default every\n"
     "                 traces/hw/*/xcheck.json)\n"
+    "  --threads N    run N simulator launches side by side (default: $WARPSIM_THREADS,\n"
+    "                 else the cores available; GPU launches go one at a time); the\n"
+    "                 report is the same with any N\n"
     "\n"
     "Exit status: 0 everything agrees, 1 a mismatch, 2 bad usage, no GPU, no recording.\n";
 
@@ -41,6 +44,7 @@ static const char xcheck_help[] =
 typedef struct {
     bool json, all, use_sim, recorded;
     int runs;
+    int threads;                 /* --threads */
     const char *record_dir, *recorded_path, *arch;
     const char *sel[MAX_SEL];
     int nsel;
@@ -79,11 +83,14 @@ static bool selected(const Xc *x, const char *slug)
     return false;
 }
 
-static bool load_lesson_ptx(Xc *x, const char *slug, Device *dev, DeviceModule **mod, uint64_t *hash)
+/* Load lesson slug's kernel.ptx on dev; with sim, also keep its text and
+ * name there for the worker threads (sim->ptx is then the caller's). */
+static bool load_lesson_ptx(Xc *x, const char *slug, Device *dev, DeviceModule **mod, uint64_t *hash,
+                            XcheckSim *sim, char *path, size_t pcap)
 {
-    char msg[512], path[1400];
+    char msg[512];
     size_t len;
-    snprintf(path, sizeof path, "%s/%s/kernel.ptx", x->root, slug);
+    snprintf(path, pcap, "%s/%s/kernel.ptx", x->root, slug);
     char *ptx = source_read_file(path, &len, msg, sizeof msg);
     if (!ptx) {
         fprintf(stderr, "warpsim xcheck: %s\n", msg);
@@ -98,6 +105,11 @@ static bool load_lesson_ptx(Xc *x, const char *slug, Device *dev, DeviceModule *
     }
     if (hash)
         *hash = xcheck_hash(ptx, len);
+    if (sim && ok) {
+        *sim = (XcheckSim){.dev = dev, .mod = *mod, .path = path, .ptx = ptx, .ptx_len = len,
+                           .threads = x->threads};
+        return true;
+    }
     free(ptx);
     return ok;
 }
@@ -115,10 +127,14 @@ static int live_lesson(Xc *x, Device *sim, Device *refdev, const char *slug, con
         return 2;
     }
     DeviceModule *sm, *rm;
+    XcheckSim xs = {0};
+    char spath[1400], rpath[1400];
     int rc = 2;
-    if (load_lesson_ptx(x, slug, sim, &sm, &rec->ptx_hash) && load_lesson_ptx(x, slug, refdev, &rm, NULL) &&
-        xcheck_check_lesson_live(&x->rep, slug, ref_desc, sim, sm, refdev, rm, ls, n, x->runs, rec))
+    if (load_lesson_ptx(x, slug, sim, &sm, &rec->ptx_hash, &xs, spath, sizeof spath) &&
+        load_lesson_ptx(x, slug, refdev, &rm, NULL, NULL, rpath, sizeof rpath) &&
+        xcheck_check_lesson_live(&x->rep, slug, ref_desc, &xs, refdev, rm, ls, n, x->runs, rec))
         rc = 0;
+    free((char *)xs.ptx);
     for (int i = 0; i < n; i++)
         xcheck_launch_free(&ls[i]);
     free(ls);
@@ -216,15 +232,18 @@ static int recorded_file(Xc *x, const char *path, bool first)
             continue;
         DeviceModule *mod;
         uint64_t hash;
-        if (!load_lesson_ptx(x, L->slug, sim, &mod, &hash)) {
+        XcheckSim xs;
+        char ppath[1400];
+        if (!load_lesson_ptx(x, L->slug, sim, &mod, &hash, &xs, ppath, sizeof ppath)) {
             rc = 2;
             break;
         }
         const char *note = hash == L->ptx_hash ? "" : "kernel.ptx changed since this recording; record it again";
-        if (!xcheck_check_lesson_recorded(&x->rep, rec.info.arch, desc, note, sim, mod, L, msg, sizeof msg)) {
+        if (!xcheck_check_lesson_recorded(&x->rep, rec.info.arch, desc, note, &xs, L, msg, sizeof msg)) {
             fprintf(stderr, "warpsim xcheck: %s: %s\n", path, msg);
             rc = 2;
         }
+        free((char *)xs.ptx);
     }
     xcheck_report_recording_end(&x->rep);
     device_close(sim);
@@ -262,7 +281,12 @@ int cmd_xcheck(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_val = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        int th = cmd_threads_option("xcheck", argc, argv, &i, &x.threads);
+        if (th < 0)
+            return 2;
+        if (th > 0) {
+            continue;
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             fputs(xcheck_help, stdout);
             return 0;
         } else if (!strcmp(a, "--json")) {
@@ -281,8 +305,10 @@ int cmd_xcheck(int argc, char **argv)
             x.recorded = true;
             struct stat st;
             size_t n = has_val ? strlen(argv[i + 1]) : 0;
+            /* a path (a folder, a .json, anything with a '/'), not a lesson */
             if (has_val && argv[i + 1][0] != '-' &&
-                ((n > 5 && !strcmp(argv[i + 1] + n - 5, ".json")) || (stat(argv[i + 1], &st) == 0 && S_ISDIR(st.st_mode))))
+                ((n > 5 && !strcmp(argv[i + 1] + n - 5, ".json")) || strchr(argv[i + 1], '/') ||
+                 (stat(argv[i + 1], &st) == 0 && S_ISDIR(st.st_mode))))
                 x.recorded_path = argv[++i];
         } else if (!strcmp(a, "--backend") && has_val) {
             const char *b = argv[++i];
@@ -301,6 +327,8 @@ int cmd_xcheck(int argc, char **argv)
             x.sel[x.nsel++] = a;
         }
     }
+    if (!x.threads && !cmd_threads_default("xcheck", &x.threads))
+        return 2;
     if (x.recorded && (x.record_dir || x.use_sim))
         return usage("%s", "--recorded compares with a recording: no --record or --backend with it");
     if (!x.recorded && !x.all && !x.nsel)

@@ -4,6 +4,8 @@
  * completion) and says once which package brings them. */
 #include "step_input.h"
 
+#include "file_read.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,9 +78,10 @@ StepInput *step_input_open(const char *script, FILE *echo, char *msg, size_t cap
     }
     in->echo = echo;
     if (script) {
-        in->f = fopen(script, "r");
+        SimError e;
+        in->f = file_open_regular(script, STEP_SCRIPT_MAX, "script", &e);
         if (!in->f) {
-            snprintf(msg, cap, "cannot open script '%s': %s", script, strerror(errno));
+            snprintf(msg, cap, "cannot open script '%s': %s", script, e.msg);
             free(in);
             return NULL;
         }

@@ -12,6 +12,10 @@
 
 typedef struct StepInput StepInput;
 
+/* The largest script step_input_open takes (a regular file; a device or a
+ * FIFO is refused). */
+#define STEP_SCRIPT_MAX ((size_t)16 << 20)
+
 /* Commands from script (a file path), or, when script is NULL, from stdin.
  * echo receives "PROMPTcommand" for every line read outside a terminal.
  * NULL with msg ("cannot open 'x.txt': No such file or directory"). */

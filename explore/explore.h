@@ -102,4 +102,36 @@ bool explore_elem_differs(const ExploreBuffer *b, uint64_t k);
 void explore_print_text(FILE *f, const Explore *e, int show);
 void explore_print_json(FILE *f, const Explore *e, int show);
 
+/* ---- running the launches (explore_run.c) ------------------------------------ */
+
+/* How explore_run runs a launch `runs` times. */
+typedef struct {
+    Device *dev;             /* the device: run k uses it when threads is 1 or dev is a GPU */
+    DeviceModule *mod;       /* the module loaded on dev */
+    const char *path;        /* the module's file name and text: with threads > 1 on the */
+    const char *ptx;         /*   simulator every further worker opens a simulator of dev's */
+    size_t ptx_len;          /*   arch and loads this text (the same PTX, a Device of its own) */
+    const LaunchSpec *spec;  /* the launch; run k uses seed spec->seed + k */
+    uint64_t runs;
+    int threads;             /* worker threads (pool.h); GPU runs stay serial */
+    /* Called on the calling thread after each run is tallied; true stops
+     * the exploration there (EXPLORE_STOPPED: Ctrl-C).  NULL none. */
+    bool (*progress)(void *user, const Explore *e);
+    void *progress_user;
+} ExploreRun;
+
+/* What went wrong in explore_run. */
+typedef enum {
+    EXPLORE_RAN = 0,         /* every run was tallied */
+    EXPLORE_LAUNCH_FAILED,   /* a launch could not be made: msg says why, e->runs how many ran before */
+    EXPLORE_OUT_OF_MEMORY,   /* the tally (e->oom) or a worker ran out of memory */
+    EXPLORE_STOPPED          /* progress asked to stop: e holds the e->runs done so far */
+} ExploreRunStatus;
+
+/* Run how->spec how->runs times and tally each run in e (explore_add), in
+ * seed order: e is the same, byte for byte, with any number of threads.
+ * *entry (may be NULL) gets the kernel's PTX entry name (owned by how->mod)
+ * once a launch was made.  Messages go into msg (one line, no prefix). */
+ExploreRunStatus explore_run(Explore *e, const ExploreRun *how, const char **entry, char *msg, size_t cap);
+
 #endif

@@ -126,7 +126,8 @@ SimStatus measure_run(MeasureKernel *k, const MeasureConfig *c, MeasureResult *r
         return st;
     uint64_t out = 0, wait = r->wait_ns, vals = k->vals, res = buf;
     void *args[4] = {&vals, &out, &wait, &res};
-    DeviceLaunch l = {.grid = {r->grid, 1, 1}, .block = {(unsigned)c->block_size, 1, 1}, .smem = (unsigned)c->smem_dynamic, .inst_budget = 0};
+    DeviceLaunch l = {.grid = {r->grid, 1, 1}, .block = {(unsigned)c->block_size, 1, 1}, .smem = (unsigned)c->smem_dynamic, .inst_budget = 0,
+                      .timing = c->timing && !k->gpu};
     DeviceStats stats;
     DeviceFault fault;
     memset(&stats, 0, sizeof stats);
@@ -145,6 +146,7 @@ SimStatus measure_run(MeasureKernel *k, const MeasureConfig *c, MeasureResult *r
     if (!st) {
         instr_decode(raw, r->grid, recs);
         r->seconds = stats.seconds;
+        r->sim_achieved_occupancy = stats.timing.on ? stats.timing.achieved_occupancy : -1;
         r->regs = k->gpu && stats.regs_per_thread > 0 ? stats.regs_per_thread : k->regs;
         r->smem_static = k->gpu ? (size_t)stats.static_smem : k->smem_static;
         occ_config(&oc, c->block_size, r->regs, r->smem_static, c->smem_dynamic, c->carveout);

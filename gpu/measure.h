@@ -33,6 +33,9 @@ typedef struct {
                                 could hold with all its shared memory */
     uint64_t wait_ns;        /* each block's wait; 0 = 50 us on a GPU, 200 ns
                                 in the simulator */
+    bool timing;             /* the simulator runs its timing model (DeviceLaunch.timing):
+                                %globaltimer, so the residency, is modelled time; the
+                                GPU ignores it */
 } MeasureConfig;
 
 typedef struct {
@@ -52,6 +55,8 @@ typedef struct {
     bool api_from_model;     /* true in the simulator */
     /* Measured. */
     Residency res;           /* owned; measure_result_free */
+    double sim_achieved_occupancy; /* with timing in the simulator: the timing
+                                model's own (sim/timing.h), else -1 */
     double seconds;          /* host time of the launch */
 } MeasureResult;
 

@@ -306,7 +306,7 @@ SimStatus grade_run(const GradeExercise *ex, const GradeOptions *o, GradeReport 
         goto score;
     if (!prepare_tests(&c, err))
         goto done; /* the exercise itself is wrong */
-    grade_sim_runs(&c, dev, mod);
+    grade_sim_runs(&c);
     if (o->gpu)
         grade_gpu(&c);
 score:

@@ -164,10 +164,10 @@ static const char *race_kind(const char *k)
     return "race";
 }
 
-void grade_record_races(GradeCtx *c, Device *dev, int ti, int run)
+void grade_record_races(GradeCtx *c, const DeviceRace *races, int n, int ti, int run)
 {
-    for (int i = 0; i < device_race_count(dev); i++) {
-        const DeviceRace *x = device_race(dev, i);
+    for (int i = 0; i < n; i++) {
+        const DeviceRace *x = &races[i];
         GradeFinding f;
         grade_finding_init(c, &f, race_kind(x->kind), ti, run);
         if (strcmp(f.kind, x->kind))

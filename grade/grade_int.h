@@ -146,19 +146,20 @@ void grade_student_file(const GradeCtx *c, const char *file, char *out, size_t c
  * found: where a finding without a line of its own points. */
 int grade_kernel_line(const GradeReport *r, const char *name);
 
-/* Findings of test ti in run k (k = -1: on the GPU): each race the device
- * reported, a fault, a wrong answer (why: the exercise's explanation). */
-void grade_record_races(GradeCtx *c, Device *dev, int ti, int run);
+/* Findings of test ti in run k (k = -1: on the GPU): each of the n races
+ * the device reported (races[], copied from device_race), a fault, a wrong answer (why: the exercise's explanation). */
+void grade_record_races(GradeCtx *c, const DeviceRace *races, int n, int ti, int run);
 void grade_record_fault(GradeCtx *c, int ti, int run, const DeviceFault *x);
 void grade_record_wrong(GradeCtx *c, int ti, int run, const char *why);
 
 /* ---- grade_sim.c: the runs in the simulator ------------------------------------- */
 
-/* Run every test o->runs times on dev (a fresh module from c->ptx each
- * run), recording findings, correct runs and run 0's outputs in c->tests;
- * a test stops early after an endless loop, a deadlock or a failed launch.
- * mod is the module to fall back on when a fresh one cannot be loaded. */
-void grade_sim_runs(GradeCtx *c, Device *dev, DeviceModule *mod);
+/* Run every test o->runs times, each run on a fresh simulator of the
+ * exercise's arch with a fresh module from c->ptx, o->threads runs side by
+ * side; record findings, correct runs and run 0's outputs in c->tests in
+ * (test, run) order, the same with any number of threads; a test stops
+ * early after an endless loop, a deadlock or a failed launch. */
+void grade_sim_runs(GradeCtx *c);
 
 /* ---- grade_gpu.c: the runs on a GPU --------------------------------------------- */
 

@@ -1,6 +1,8 @@
 /* argspec.c: parsing --arg specs and generating their inputs (argspec.h). */
 #include "argspec.h"
 
+#include "file_read.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -249,9 +251,12 @@ bool argspec_parse(const char *spec, ArgSpec *out, char *msg, size_t cap)
         }
         argspec_fill_rand(out->type, seed, out->data, n);
     } else if (!strncmp(init, "file:", 5)) {
-        FILE *f = fopen(init + 5, "rb");
+        /* a regular file only: /dev/zero or a FIFO would fill the buffer
+         * with whatever they give, or wait */
+        SimError e;
+        FILE *f = file_open_regular(init + 5, 0, "data file", &e);
         if (!f) {
-            snprintf(msg, cap, "--arg '%s': cannot open '%s': %s", spec, init + 5, strerror(errno));
+            snprintf(msg, cap, "--arg '%s': '%s': %s", spec, init + 5, e.msg);
             goto fail;
         }
         size_t got = fread(out->data, (size_t)sz, n, f);

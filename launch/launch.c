@@ -3,6 +3,9 @@
  * buffers read back.  See launch.h. */
 #include "launch.h"
 
+#include <errno.h>
+#include "carveout.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +19,11 @@ const char launch_sched_help[] =
     "                 stack (pre-Volta reconvergence at the immediate post-dominator)\n"
     "  --seed N       seed of the random and adversarial choices (default 0)\n"
     "  --check races  report data races, lost updates, cp.async and barrier hazards;\n"
-    "                 exit status 1 when anything is found\n";
+    "                 exit status 1 when anything is found\n"
+    "  --timing       model time (docs/timing.md): cycles, achieved occupancy, cache hit\n"
+    "                 rates, stall reasons; warps issue in modelled-time order\n"
+    "  --carveout P   preferred shared-memory carveout, as cudaFuncSetAttribute sets it:\n"
+    "                 default, maxl1, maxshared, half or 0..100 (percent)\n";
 
 void launch_spec_init(LaunchSpec *s)
 {
@@ -28,6 +35,31 @@ void launch_spec_free(LaunchSpec *s)
     for (int i = 0; i < s->nargs; i++)
         argspec_free(&s->args[i]);
     launch_spec_init(s);
+}
+
+bool launch_parse_bytes(const char *text, uint64_t *out)
+{
+    if (!text || !(*text >= '0' && *text <= '9'))
+        return false;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || !v)
+        return false;
+    int shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && (!strcmp(end, "iB") || !strcmp(end, "B")))
+        end += strlen(end);
+    if (*end || v > (UINT64_MAX >> shift))
+        return false;
+    *out = (uint64_t)v << shift;
+    return true;
 }
 
 bool launch_parse_dim(const char *s, DeviceDim3 *d)
@@ -58,6 +90,10 @@ bool launch_parse_dim(const char *s, DeviceDim3 *d)
 LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char *msg, size_t cap)
 {
     const char *a = argv[*i];
+    if (!strcmp(a, "--timing")) {
+        s->timing = true;
+        return LAUNCH_OPT_TAKEN;
+    }
     if (*i + 1 >= argc)
         return LAUNCH_OPT_NONE;
     const char *v = argv[*i + 1];
@@ -84,6 +120,11 @@ LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char
             snprintf(msg, cap, "--budget '%s': expected a positive instruction count", v);
             return LAUNCH_OPT_USAGE;
         }
+    } else if (!strcmp(a, "--max-memory")) {
+        if (!launch_parse_bytes(v, &s->max_memory)) {
+            snprintf(msg, cap, "--max-memory '%s': expected a byte count such as 268435456, 256M or 4G", v);
+            return LAUNCH_OPT_USAGE;
+        }
     } else if (!strcmp(a, "--schedule") || !strcmp(a, "--atomic-order") || !strcmp(a, "--divergence")) {
         int k = a[2] == 's' ? device_schedule_parse(v) : a[2] == 'a' ? device_atomic_order_parse(v)
                                                                     : device_divergence_parse(v);
@@ -108,6 +149,13 @@ LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char
             return LAUNCH_OPT_USAGE;
         }
         s->checks |= DEVICE_CHECK_RACES;
+    } else if (!strcmp(a, "--carveout")) {
+        SimError e;
+        if (carveout_parse(v, &s->carveout, &e) != SIM_OK) {
+            snprintf(msg, cap, "--carveout '%s': %s", v, e.msg);
+            return LAUNCH_OPT_USAGE;
+        }
+        s->have_carveout = true;
     } else if (!strcmp(a, "--arg")) {
         if (s->nargs == LAUNCH_MAX_ARGS) {
             snprintf(msg, cap, "more than %d --arg", LAUNCH_MAX_ARGS);
@@ -140,7 +188,8 @@ bool launch_take_file(const char *a, bool has_val, const char **file, char *msg,
 bool launch_check_complete(const char *file, const LaunchSpec *s, char *msg, size_t cap)
 {
     const char *missing = !file ? "FILE (a .ptx or .cu)" : !s->kernel ? "--kernel NAME"
-                          : !s->have_grid || !s->have_block ? "--grid or --block" : NULL;
+                          : !s->have_grid || (!s->have_block && !s->block_optional) ? "--grid or --block"
+                                                                                   : NULL;
     if (missing)
         snprintf(msg, cap, "missing %s", missing);
     return !missing;
@@ -163,6 +212,26 @@ bool launch_parse_tokens(LaunchSpec *s, int argc, char **argv, char *msg, size_t
         snprintf(msg, cap, "missing %s", !s->kernel ? "--kernel NAME" : !s->have_grid ? "--grid" : "--block");
         return false;
     }
+    return true;
+}
+
+bool launch_resolve_block(DeviceModule *mod, LaunchSpec *s, char *msg, size_t cap)
+{
+    if (s->have_block)
+        return true;
+    SimError err;
+    sim_error_clear(&err);
+    const char *entry = device_find_kernel(mod, s->kernel, &err);
+    if (!entry) {
+        snprintf(msg, cap, "%s", err.msg);
+        return false;
+    }
+    if (!device_kernel_declared_block(mod, entry, &s->block)) {
+        snprintf(msg, cap,
+                 "kernel %s declares no .reqntid or .maxntid (no __launch_bounds__): give --block", entry);
+        return false;
+    }
+    s->have_block = true;
     return true;
 }
 
@@ -242,6 +311,8 @@ void launch_result_free(LaunchResult *r)
 
 SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, LaunchResult *r, char *msg, size_t cap)
 {
+    if (s->max_memory) /* before the buffers: they count against it */
+        device_set_memory_limit(dev, s->max_memory);
     SimError err;
     sim_error_clear(&err);
     memset(r, 0, sizeof *r);
@@ -255,6 +326,12 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
         return err.status ? err.status : SIM_ERR_USAGE;
     }
     r->entry = entry;
+    DeviceDim3 block = s->block;
+    if (!s->have_block && !device_kernel_declared_block(mod, entry, &block)) {
+        snprintf(msg, cap, "kernel %s declares no .reqntid or .maxntid (no __launch_bounds__): give --block",
+                 entry);
+        return SIM_ERR_USAGE;
+    }
     int np = device_kernel_nparams(mod, entry), nargs = s->nargs;
     if (np != nargs) {
         int k = snprintf(msg, cap, "kernel %s takes %d parameter%s but %d --arg %s given:", entry, np,
@@ -308,15 +385,21 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
         params[i] = &scalars[i];
     }
     allocated = nargs;
-    DeviceLaunch cfg = {.grid = s->grid, .block = s->block, .smem = (unsigned)s->smem, .inst_budget = s->budget,
+    DeviceLaunch cfg = {.grid = s->grid, .block = block, .smem = (unsigned)s->smem, .inst_budget = s->budget,
                         .trace_path = s->trace_path, .trace_level = s->trace_level,
                         .schedule = s->schedule, .atomic_order = s->atomic_order,
                         .divergence = s->divergence, .seed = s->seed, .checks = s->checks,
                         .on_issue = s->on_issue, .on_issue_user = s->on_issue_user,
-                        .on_progress = s->on_progress, .on_progress_user = s->on_progress_user};
+                        .on_progress = s->on_progress, .on_progress_user = s->on_progress_user, .timing = s->timing};
     bool on_gpu = !strcmp(device_backend(dev), "gpu");
     if (!on_gpu && s->smem > 48 * 1024 &&
         device_set_attr(mod, entry, DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)s->smem, &err)) {
+        snprintf(msg, cap, "%s", err.msg);
+        st = err.status;
+        goto fail;
+    }
+    if (s->have_carveout &&
+        device_set_attr(mod, entry, DEVICE_ATTR_PREFERRED_CARVEOUT, s->carveout, &err)) {
         snprintf(msg, cap, "%s", err.msg);
         st = err.status;
         goto fail;

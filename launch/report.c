@@ -13,7 +13,7 @@ void report_error(FILE *f, const SimError *e, const char *source, size_t len)
 void report_fault(FILE *f, const DeviceFault *x)
 {
     fprintf(f, "kernel fault: %s\n  %s\n", x->kind, x->msg);
-    if (x->warp >= 0) /* faults of the launch as a whole (stopped, ...) have no thread */
+    if (x->warp >= 0) /* -1: the launch as a whole (stopped, memory-limit, unsupported) */
         fprintf(f, "  block (%u,%u,%u) thread (%u,%u,%u)  [warp %d, lane %d]\n", x->block.x, x->block.y,
                 x->block.z, x->thread.x, x->thread.y, x->thread.z, x->warp, x->lane);
     if (x->line > 0)
@@ -59,6 +59,62 @@ void report_fault_json(FILE *f, const DeviceFault *x)
 /* "s" unless n is 1: "1 block", "2 blocks". */
 static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
 
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0; }
+
+/* The timing model's summary: time, occupancy, hit rates, and the stall
+ * reasons that hold most warp cycles (those of 5% or more, at most 4). */
+void report_timing(FILE *f, const DeviceTiming *t, uint64_t cycles)
+{
+    fprintf(f, "  %" PRIu64 " cycles modelled (%.2f us at %.0f MHz, incl. %" PRIu64 " of launch overhead)\n", cycles,
+            (double)cycles / t->clock_mhz, t->clock_mhz, t->launch_overhead);
+    fprintf(f, "  achieved occupancy %.1f%%; L1 %zu KB beside %zu KB shared\n", 100 * t->achieved_occupancy,
+            t->l1_bytes / 1024, t->smem_carveout_bytes / 1024);
+    fprintf(f, "  L1 hit rate %.1f%% of %" PRIu64 " sectors, L2 hit rate %.1f%% of %" PRIu64
+               " sectors, DRAM %" PRIu64 " bytes read, %" PRIu64 " written\n",
+            100 * ratio(t->l1_hits, t->l1_sectors), t->l1_sectors, 100 * ratio(t->l2_hits, t->l2_sectors),
+            t->l2_sectors, t->dram_read_bytes, t->dram_write_bytes);
+    if (t->smem_wavefronts)
+        fprintf(f, "  shared memory: %" PRIu64 " wavefronts, %" PRIu64 " bank-conflict replays\n", t->smem_wavefronts,
+                t->bank_conflict_replays);
+    uint64_t total = 0;
+    for (int i = 0; i < DEVICE_STALL_COUNT; i++)
+        total += t->stall[i];
+    if (!total)
+        return;
+    bool used[DEVICE_STALL_COUNT] = {false};
+    fprintf(f, "  warp states:");
+    for (int k = 0; k < 4; k++) {
+        int best = -1;
+        for (int i = 0; i < DEVICE_STALL_COUNT; i++)
+            if (!used[i] && (best < 0 || t->stall[i] > t->stall[best]))
+                best = i;
+        if (best < 0 || (k && ratio(t->stall[best], total) < 0.05))
+            break;
+        used[best] = true;
+        fprintf(f, "%s %s %.0f%%", k ? "," : "", device_stall_name(best), 100 * ratio(t->stall[best], total));
+    }
+    fprintf(f, "\n");
+}
+
+void report_timing_json(FILE *f, const DeviceTiming *t)
+{
+    fprintf(f, "{\"achieved_occupancy\": %.4f, \"clock_mhz\": %.0f, \"launch_overhead\": %" PRIu64
+               ", \"l1_bytes\": %zu, \"smem_carveout_bytes\": %zu, \"l1_sectors\": %" PRIu64
+               ", \"l1_hit_rate\": %.4f, \"l2_sectors\": %" PRIu64 ", \"l2_hit_rate\": %.4f"
+               ", \"dram_bytes\": %" PRIu64 ", \"dram_read_bytes\": %" PRIu64 ", \"dram_write_bytes\": %" PRIu64
+               ", \"smem_wavefronts\": %" PRIu64 ", \"bank_conflict_replays\": %" PRIu64 ", \"sm_active_cycles\": [",
+            t->achieved_occupancy, t->clock_mhz, t->launch_overhead, t->l1_bytes, t->smem_carveout_bytes,
+            t->l1_sectors, ratio(t->l1_hits, t->l1_sectors), t->l2_sectors, ratio(t->l2_hits, t->l2_sectors),
+            t->dram_read_bytes + t->dram_write_bytes, t->dram_read_bytes, t->dram_write_bytes, t->smem_wavefronts,
+            t->bank_conflict_replays);
+    for (int i = 0; i < t->nsm; i++)
+        fprintf(f, "%s%" PRIu64, i ? ", " : "", t->sm_active_cycles[i]);
+    fprintf(f, "], \"stalls\": {");
+    for (int i = 0; i < DEVICE_STALL_COUNT; i++)
+        fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", device_stall_name(i), t->stall[i]);
+    fprintf(f, "}}");
+}
+
 void report_stats(FILE *f, const DeviceStats *s, bool simulated)
 {
     if (!simulated) {
@@ -76,7 +132,10 @@ void report_stats(FILE *f, const DeviceStats *s, bool simulated)
     fprintf(f, "  global: %" PRIu64 " loads, %" PRIu64 " stores; shared: %" PRIu64 " loads, %" PRIu64
                " stores; %" PRIu64 " atomics; %" PRIu64 " barriers\n",
             s->global_loads, s->global_stores, s->shared_loads, s->shared_stores, s->atomics, s->barriers);
-    fprintf(f, "  %" PRIu64 " cycles (each SM issues at most 4 warp instructions a cycle)\n", s->cycles);
+    if (s->timing.on)
+        report_timing(f, &s->timing, s->cycles);
+    else
+        fprintf(f, "  %" PRIu64 " cycles (each SM issues at most 4 warp instructions a cycle)\n", s->cycles);
     if (s->seconds > 0)
         fprintf(f, "  simulated in %.3f s (%.1f M warp instructions/s)\n", s->seconds,
                 (double)s->warp_insts / s->seconds / 1e6);
@@ -89,10 +148,15 @@ void report_stats_json(FILE *f, const DeviceStats *s)
                ", \"global_stores\": %" PRIu64 ", \"shared_loads\": %" PRIu64 ", \"shared_stores\": %" PRIu64
                ", \"atomics\": %" PRIu64 ", \"barriers\": %" PRIu64 ", \"divergent_branches\": %" PRIu64
                ", \"static_smem\": %" PRIu64 ", \"local_bytes\": %" PRIu64 ", \"cycles\": %" PRIu64
-               ", \"seconds\": %.6f}",
+               ", \"seconds\": %.6f",
             s->warp_insts, s->thread_insts, s->blocks, s->warps, s->threads, s->global_loads, s->global_stores,
             s->shared_loads, s->shared_stores, s->atomics, s->barriers, s->divergent_branches, s->static_smem,
             s->local_bytes, s->cycles, s->seconds);
+    if (s->timing.on) {
+        fprintf(f, ", \"timing\": ");
+        report_timing_json(f, &s->timing);
+    }
+    fputc('}', f);
 }
 
 /* ---- race findings, atomic order ------------------------------------------ */

@@ -24,6 +24,11 @@ void report_fault_json(FILE *f, const DeviceFault *fault);
  * what a GPU run knows), or a JSON object. */
 void report_stats(FILE *f, const DeviceStats *s, bool simulated);
 void report_stats_json(FILE *f, const DeviceStats *s);
+/* The timing model's results (stats.timing, when .on): text lines (the
+ * modelled cycles, occupancy, hit rates, the stall reasons that matter), or
+ * the "timing" JSON object of the stats (docs/timing.md lists its keys). */
+void report_timing(FILE *f, const DeviceTiming *t, uint64_t cycles);
+void report_timing_json(FILE *f, const DeviceTiming *t);
 
 /* Race findings of a launch run with --check races: a paragraph each
  * (kind, space, address, the two threads and lines), or a JSON array. */

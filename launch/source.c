@@ -1,6 +1,7 @@
 /* source.c: reading .ptx files and compiling .cu files to PTX (source.h). */
 #include "source.h"
 
+#include "file_read.h"
 #include "sandbox.h"
 
 #include <errno.h>
@@ -13,44 +14,11 @@
 
 char *source_read_file(const char *path, size_t *len, char *msg, size_t cap)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(msg, cap, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
-    size_t n = 0, c = 65536;
-    char *buf = malloc(c);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
-            snprintf(msg, cap, "%s: out of memory", path);
-            return NULL;
-        }
-        n += fread(buf + n, 1, c - n - 1, f);
-        if (n < c - 1)
-            break;
-        if (c > (256u << 20)) {
-            free(buf);
-            fclose(f);
-            snprintf(msg, cap, "%s: file is larger than 256 MiB", path);
-            return NULL;
-        }
-        c *= 2;
-        char *nb = realloc(buf, c);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    if (ferror(f)) {
-        free(buf);
-        fclose(f);
-        snprintf(msg, cap, "%s: read error", path);
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    SimError err;
+    char *text = file_read_all(path, SOURCE_MAX_PTX, "file", len, &err);
+    if (!text)
+        snprintf(msg, cap, "%s: %s", path, err.msg);
+    return text;
 }
 
 static bool is_exec(const char *p)

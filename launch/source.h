@@ -7,7 +7,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Read a whole file.  NULL (and msg) when it cannot be read. */
+/* Read a whole file (NUL-terminated; *len bytes).  NULL and msg
+ * ("path: ...") when it cannot be read, is not a regular file (a device, a
+ * FIFO, a terminal: refused before any read, so /dev/stdin never waits) or
+ * is over SOURCE_MAX_PTX bytes. */
 char *source_read_file(const char *path, size_t *len, char *msg, size_t cap);
 
 /* Largest .cu accepted for compiling, and largest PTX read back. */

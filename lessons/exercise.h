@@ -18,5 +18,8 @@ unsigned exercise_blocks_for(long long n, unsigned block);
 extern const GradeExercise lesson01_exercise;
 extern const GradeExercise lesson02_exercise;
 extern const GradeExercise lesson03_exercise;
+extern const GradeExercise lesson04_exercise;
+extern const GradeExercise lesson08_exercise;
+extern const GradeExercise lesson12_exercise;
 
 #endif

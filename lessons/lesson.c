@@ -14,7 +14,11 @@ static const Lesson lessons[] = {
     {1, "01-threads-and-races", "Threads, blocks, warps -- and a race", lesson01_run, &lesson01_exercise},
     {2, "02-warps", "Warp-level programming: shuffles, votes, masks", lesson02_run, &lesson02_exercise},
     {3, "03-atomics", "Atomics: contention, scope, order", lesson03_run, &lesson03_exercise},
-    {4, "04-occupancy", "Occupancy and the L1/shared carveout", NULL, NULL},
+    {4, "04-occupancy", "Occupancy and the L1/shared carveout", lesson04_run, &lesson04_exercise},
+    {8, "08-memory-ordering", "Memory ordering and barriers: fences, the last block, cuda::barrier", lesson08_run,
+     &lesson08_exercise},
+    {12, "12-atomics", "All the atomics: and/or/xor/max/min, CAS loops, scopes, orders", lesson12_run, &lesson12_exercise},
+    {13, "13-tiles", "Tile programming: tiles, tile spaces, tile atomics", lesson13_run, NULL},
 };
 
 int lesson_count(void)

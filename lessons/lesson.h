@@ -93,5 +93,9 @@ SimStatus lesson_run32(Device *dev, DeviceModule *mod, LessonLaunch *l, void *ou
 int lesson01_run(const LessonEnv *env);
 int lesson02_run(const LessonEnv *env);
 int lesson03_run(const LessonEnv *env);
+int lesson04_run(const LessonEnv *env);
+int lesson08_run(const LessonEnv *env);
+int lesson12_run(const LessonEnv *env);
+int lesson13_run(const LessonEnv *env);
 
 #endif

@@ -14,6 +14,7 @@
 
 #include "carveout.h"
 #include "gpu.h"
+#include "pool.h"
 #include "report.h"
 
 #define NCU_METRIC "sm__warps_active.avg.pct_of_peak_sustained_active"
@@ -186,6 +187,93 @@ void occ_measure_report(FILE *f, bool json, const OccMeasurement *m)
     }
 }
 
+/* The sweep's launches side by side (pool.h): worker w measures on devs[w]
+ * (devs[0] the caller's device, the others simulators of its arch opened
+ * when first needed), and the rows are written in order on the calling
+ * thread, so the file is the same with any number of threads. */
+typedef struct {
+    MeasureResult r;
+    SimStatus st;
+    SimError e;
+} SweepSlot;
+
+typedef struct {
+    const OccMeasureOpts *o;
+    SweepRow *rows;
+    SweepSlot *slots;
+    size_t window;
+    Device **devs;
+    MeasureKernel **kerns;
+    FILE *f, *log;
+    const char *name;
+    Device *d;
+    OccSweepSummary *s;
+    SimError *e;
+    int done;
+} Sweep;
+
+static int sweep_work(void *user, size_t i, int w)
+{
+    Sweep *x = user;
+    SweepSlot *sl = &x->slots[i % x->window];
+    memset(sl, 0, sizeof *sl);
+    sim_error_clear(&sl->e);
+    if (!x->kerns[w]) {
+        x->devs[w] = device_open_sim(device_arch(x->d), &sl->e);
+        if (!x->devs[w] || (sl->st = measure_kernel_load(x->devs[w], x->o->regs, x->o->smem_static, &x->kerns[w],
+                                                          &sl->e))) {
+            sl->st = sl->e.status ? sl->e.status : SIM_ERR_NOMEM;
+            return 0;
+        }
+    }
+    MeasureConfig c;
+    measure_config_init(&c);
+    c.block_size = x->rows[i].block;
+    c.smem_dynamic = (size_t)x->rows[i].smem_dyn;
+    c.carveout = x->rows[i].carveout;
+    c.grid = x->o->grid;
+    c.wait_ns = (uint64_t)(x->o->wait_us * 1000);
+    sl->st = measure_run(x->kerns[w], &c, &sl->r, &sl->e);
+    return 0;
+}
+
+static int sweep_fold(void *user, size_t i, int rc)
+{
+    (void)rc;
+    Sweep *x = user;
+    SweepSlot *sl = &x->slots[i % x->window];
+    SweepRow *rows = x->rows;
+    FILE *f = x->f;
+    int stop = 0;
+    if (sl->st) {
+        *x->e = sl->e;
+        fprintf(x->log, "warpsim occupancy --sweep-carveout: block %d, dyn %ld, carveout %d: %s\n", rows[i].block,
+                rows[i].smem_dyn, rows[i].carveout, sl->e.msg);
+        x->s->failed = true;
+        stop = sl->e.status != SIM_ERR_USAGE; /* a launch that cannot run is skipped */
+    } else {
+        MeasureResult *r = &sl->r;
+        if (!x->done) { /* the header, once the first launch told the SM count */
+            fprintf(f, "{\"device\": ");
+            report_json_string(f, x->name);
+            fprintf(f, ", \"arch\": \"%s\", \"backend\": \"%s\", \"sm_count\": %d, \"wait_ns\": %llu,\n"
+                       " \"configs\": [\n", device_arch(x->d), x->o->sim ? "simulator" : "gpu", r->sm_count,
+                    (unsigned long long)r->wait_ns);
+        }
+        rows[i].regs = r->regs;
+        rows[i].smem_static = (long)r->smem_static;
+        rows[i].api = r->api_blocks_per_sm;
+        rows[i].measured = r->res.steady_resident;
+        rows[i].waves = r->res.waves;
+        rows[i].achieved = r->res.achieved_occupancy;
+        fprintf(f, "%s  ", x->done ? ",\n" : "");
+        measure_sweep_row_json(f, &rows[i]);
+        rows[x->done++] = rows[i];
+    }
+    measure_result_free(&sl->r);
+    return stop;
+}
+
 SimStatus occ_measure_sweep(Device *d, const char *name, const OccMeasureOpts *o, FILE *f, FILE *log,
                             OccSweepSummary *s, SimError *e)
 {
@@ -204,43 +292,33 @@ SimStatus occ_measure_sweep(Device *d, const char *name, const OccMeasureOpts *o
         free(rows);
         return st;
     }
-    int done = 0;
-    for (int i = 0; i < n; i++) {
-        MeasureConfig c;
-        measure_config_init(&c);
-        c.block_size = rows[i].block;
-        c.smem_dynamic = (size_t)rows[i].smem_dyn;
-        c.carveout = rows[i].carveout;
-        c.grid = o->grid;
-        c.wait_ns = (uint64_t)(o->wait_us * 1000);
-        MeasureResult r;
-        if (measure_run(k, &c, &r, e)) {
-            fprintf(log, "warpsim occupancy --sweep-carveout: block %d, dyn %ld, carveout %d: %s\n", rows[i].block,
-                    rows[i].smem_dyn, rows[i].carveout, e->msg);
-            s->failed = true;
-            measure_result_free(&r);
-            if (e->status == SIM_ERR_USAGE)
-                continue; /* a launch that cannot run: skip it */
-            break;
-        }
-        if (!done) { /* the header, once the first launch told the SM count */
-            fprintf(f, "{\"device\": ");
-            report_json_string(f, name);
-            fprintf(f, ", \"arch\": \"%s\", \"backend\": \"%s\", \"sm_count\": %d, \"wait_ns\": %llu,\n"
-                       " \"configs\": [\n", device_arch(d), o->sim ? "simulator" : "gpu", r.sm_count,
-                    (unsigned long long)r.wait_ns);
-        }
-        rows[i].regs = r.regs;
-        rows[i].smem_static = (long)r.smem_static;
-        rows[i].api = r.api_blocks_per_sm;
-        rows[i].measured = r.res.steady_resident;
-        rows[i].waves = r.res.waves;
-        rows[i].achieved = r.res.achieved_occupancy;
-        fprintf(f, "%s  ", done ? ",\n" : "");
-        measure_sweep_row_json(f, &rows[i]);
-        rows[done++] = rows[i];
-        measure_result_free(&r);
+    int threads = o->sim && o->threads > 1 ? o->threads : 1; /* a GPU measures one launch at a time */
+    Sweep x = {.o = o, .rows = rows, .window = pool_window(threads), .f = f, .log = log, .name = name, .d = d,
+               .s = s, .e = e};
+    x.slots = calloc(x.window, sizeof *x.slots);
+    x.devs = calloc((size_t)threads, sizeof *x.devs);
+    x.kerns = calloc((size_t)threads, sizeof *x.kerns);
+    if (!x.slots || !x.devs || !x.kerns) {
+        free(x.slots);
+        free(x.devs);
+        free(x.kerns);
+        measure_kernel_free(k);
+        free(rows);
+        return sim_error_set(e, SIM_ERR_NOMEM, NULL, 0, 0, "out of memory");
     }
+    x.devs[0] = d;
+    x.kerns[0] = k;
+    pool_run(threads, (size_t)n, x.window, sweep_work, sweep_fold, &x);
+    for (size_t i = 0; i < x.window; i++)
+        measure_result_free(&x.slots[i].r); /* launches started after the sweep ended */
+    for (int w = 1; w < threads; w++) {
+        measure_kernel_free(x.kerns[w]);
+        device_close(x.devs[w]);
+    }
+    free(x.slots);
+    free(x.devs);
+    free(x.kerns);
+    int done = x.done;
     fprintf(f, done ? "\n ]}\n" : "{\"configs\": []}\n");
     clock_gettime(CLOCK_MONOTONIC, &t1);
     s->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);

@@ -80,6 +80,8 @@ typedef struct {
     double wait_us;        /* each block's wait, 0 = automatic */
     bool ncu;              /* also ask Nsight Compute (re-runs argv under ncu) */
     bool tiny;             /* sweep: 8 configurations instead of 504 */
+    int threads;           /* sweep on the simulator: launches side by side (pool.h);
+                              <= 1 one at a time.  The sweep is the same with any count */
     int argc;              /* the whole command line, for re-running under ncu */
     char **argv;
 } OccMeasureOpts;

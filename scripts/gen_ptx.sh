@@ -23,8 +23,12 @@ tmp=$(mktemp)
     mkdir -p "$fixed"
     top=${src%%/*}
     cp -r "$root/$top" "$fixed/$top"
+    # kernels outside lessons/ may include lessons/include/tile.cuh
+    if [ "$top" != lessons ] && [ -d "$root/lessons/include" ]; then
+        mkdir -p "$fixed/lessons" && cp -r "$root/lessons/include" "$fixed/lessons/include"
+    fi
     cd "$fixed" && "$nvcc" -ptx -lineinfo -O3 -arch="$arch" "$src" -o "$tmp"
 ) 9>/tmp/warpsim-ptx-build.lock
-sed -e "s|\"$fixed/|\"|" -e 's|"[^"]*/include/\([^"]*\)"|"cuda/include/\1"|' "$tmp" > "$tmp.n"
+sed -e "s|\"$fixed/|\"|" -e 's|"/[^"]*/include/\([^"]*\)"|"cuda/include/\1"|' "$tmp" > "$tmp.n"
 rm -f "$tmp"
 if [ "$out" = - ]; then cat "$tmp.n"; rm -f "$tmp.n"; else mv "$tmp.n" "$out"; fi

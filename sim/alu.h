@@ -36,8 +36,8 @@ uint32_t alu_f32_mul(uint32_t a, uint32_t b, AluRound r, bool ftz, bool sat);
 uint32_t alu_f32_fma(uint32_t a, uint32_t b, uint32_t c, AluRound r, bool ftz, bool sat);
 /* div.rnd.f32 (IEEE, correctly rounded). */
 uint32_t alu_f32_div(uint32_t a, uint32_t b, AluRound r, bool ftz);
-/* div.approx.f32 (max 2 ulp for |b| in [2^-126, 2^126]) and div.full.f32
- * (max 2 ulp everywhere).  Computed as a double quotient rounded to f32. */
+/* div.approx.f32 and div.full.f32, bit for bit as an H100 computes them
+ * (alu_sfu.c: MUFU.RCP and a multiply, with the operand scaling ptxas adds). */
 uint32_t alu_f32_div_approx(uint32_t a, uint32_t b, bool ftz);
 uint32_t alu_f32_div_full(uint32_t a, uint32_t b, bool ftz);
 /* rcp.rnd.f32 (IEEE) and rcp.approx.f32. */
@@ -46,9 +46,9 @@ uint32_t alu_f32_rcp_approx(uint32_t a, bool ftz);
 /* sqrt.rnd.f32 (IEEE) and sqrt.approx.f32; negative -> NaN, -0 -> -0. */
 uint32_t alu_f32_sqrt(uint32_t a, AluRound r, bool ftz);
 uint32_t alu_f32_sqrt_approx(uint32_t a, bool ftz);
-/* rsqrt.approx, ex2.approx, lg2.approx, sin.approx, cos.approx,
- * tanh.approx: within the PTX ISA's stated error, special values exactly
- * as its tables give them. */
+/* rcp/sqrt/rsqrt/ex2/lg2/sin/cos/tanh .approx: the H100's special function
+ * unit bit for bit (alu_sfu.c; proved over every input on the GPU, see
+ * docs/special-functions.md). */
 uint32_t alu_f32_rsqrt_approx(uint32_t a, bool ftz);
 uint32_t alu_f32_ex2_approx(uint32_t a, bool ftz);
 uint32_t alu_f32_lg2_approx(uint32_t a, bool ftz);
@@ -71,8 +71,8 @@ uint64_t alu_f64_mul(uint64_t a, uint64_t b, AluRound r);
 uint64_t alu_f64_fma(uint64_t a, uint64_t b, uint64_t c, AluRound r);
 uint64_t alu_f64_div(uint64_t a, uint64_t b, AluRound r);
 uint64_t alu_f64_rcp(uint64_t a, AluRound r);
-/* rcp.approx.ftz.f64: 1/a rounded toward zero after truncating a's low mantissa bits is
- * acceptable; must be within the documented error. */
+/* rcp.approx.ftz.f64: MUFU.RCP64H as an H100 computes it; only a's high
+ * word is read, the result's low word is 0. */
 uint64_t alu_f64_rcp_approx(uint64_t a);
 uint64_t alu_f64_sqrt(uint64_t a, AluRound r);
 uint64_t alu_f64_rsqrt_approx(uint64_t a);
@@ -150,6 +150,14 @@ uint64_t alu_extend(PtxType t, uint64_t a);
  * Returns the destination bits zero-extended. */
 uint64_t alu_cvt(PtxType dst, PtxType src, uint64_t a, AluRound r,
                  bool int_round, bool sat, bool ftz);
+
+/* ex2.approx.f16, ex2.approx.ftz.bf16, tanh.approx.f16, tanh.approx.bf16:
+ * the H100's result for the 16-bit input (the .f16x2/.bf16x2 forms apply
+ * these to each half). */
+uint16_t alu_f16_ex2_approx(uint16_t a);
+uint16_t alu_bf16_ex2_approx(uint16_t a);
+uint16_t alu_f16_tanh_approx(uint16_t a);
+uint16_t alu_bf16_tanh_approx(uint16_t a);
 
 /* f16 <-> f32 helpers (IEEE binary16, rn unless stated). */
 uint32_t alu_f16_to_f32(uint16_t h);

@@ -6,8 +6,7 @@
  * folding or moving the operation); then the PTX rules are applied on top:
  * .ftz flushes, .sat clamps, f32 NaN results become the canonical NaN and
  * f64 NaNs propagate the way an H100 propagates them (see nan64_pick).  The
- * .approx functions are computed in double and rounded once, which is well
- * inside the PTX ISA's stated error bounds (ISA 9.7.3).  The host is assumed
+ * approximate instructions are in alu_sfu.c.  The host is assumed
  * to run in round-to-nearest, the mode every function here leaves behind. */
 #include <fenv.h>
 #include <math.h>
@@ -141,13 +140,37 @@ static double op64(Op op, double a, double b, double c, AluRound r)
     return d;
 }
 
+/* .ftz decides on the result rounded to 24 bits as if the exponent were
+ * unbounded: a product just below 2^-126 that the host, rounding in the
+ * subnormal format, rounds up to 2^-126 is flushed on an H100 (mul.ftz of
+ * 0x0cb5e5ea by 0x33342512 gives +0).  Recompute such a result 2^64 higher,
+ * where nothing is subnormal: in double the product is exact; for fma the
+ * double rounds once more, which matters only on a 53-bit midpoint. */
+static bool flushes_unbounded(Op op, float a, float b, float c, AluRound r)
+{
+    double s = 0x1p64;
+    double v = op == OP_MUL ? (double)a * (double)b * s : fma((double)a, (double)b * s, (double)c * s);
+    volatile double vv = v;
+    volatile float q;
+    if (r != ALU_RN)
+        fesetround(fe_mode(r));
+    q = (float)vv;
+    if (r != ALU_RN)
+        fesetround(FE_TONEAREST);
+    return fabsf(q) < 0x1p-62f;
+}
+
 static uint32_t arith32(Op op, uint32_t a, uint32_t b, uint32_t c, AluRound r,
                         bool ftz, bool sat)
 {
     a = maybe_flush(a, ftz);
     b = maybe_flush(b, ftz);
     c = maybe_flush(c, ftz);
-    return finish32(op32(op, f32(a), f32(b), f32(c), r), ftz, sat);
+    float d = op32(op, f32(a), f32(b), f32(c), r);
+    if (ftz && (op == OP_MUL || op == OP_FMA) && (u32(d) & ~SIGN32) == 0x00800000u &&
+        flushes_unbounded(op, f32(a), f32(b), f32(c), r))
+        d = copysignf(0.0f, d);
+    return finish32(d, ftz, sat);
 }
 
 /* ---- f32 IEEE ------------------------------------------------------------ */
@@ -185,101 +208,6 @@ uint32_t alu_f32_rcp(uint32_t a, AluRound r, bool ftz)
 uint32_t alu_f32_sqrt(uint32_t a, AluRound r, bool ftz)
 {
     return arith32(OP_SQRT, a, 0, 0, r, ftz, false);
-}
-
-/* ---- f32 approximations ------------------------------------------------
- * Each is f(x) evaluated in double and rounded to nearest f32 once: at most
- * 0.5 ulp + the double's error, far inside every bound the ISA states. */
-
-static uint32_t round_approx(double v, bool ftz)
-{
-    return canon32(maybe_flush(u32((float)v), ftz));
-}
-
-/* div.approx: d = a * (1/b).  For 2^126 < |b| < 2^128 the ISA fixes the
- * result: NaN for infinite a, else a zero carrying the product's sign. */
-uint32_t alu_f32_div_approx(uint32_t a, uint32_t b, bool ftz)
-{
-    a = maybe_flush(a, ftz);
-    b = maybe_flush(b, ftz);
-    uint32_t mb = b & ~SIGN32;
-    if (mb > 0x7e800000u && mb < EXP32 && !nan32(a)) {
-        if ((a & ~SIGN32) == EXP32)
-            return ALU_F32_CANON_NAN;
-        return (a ^ b) & SIGN32;
-    }
-    return round_approx((double)f32(a) / (double)f32(b), ftz);
-}
-
-uint32_t alu_f32_div_full(uint32_t a, uint32_t b, bool ftz)
-{
-    a = maybe_flush(a, ftz);
-    b = maybe_flush(b, ftz);
-    return round_approx((double)f32(a) / (double)f32(b), ftz);
-}
-
-uint32_t alu_f32_rcp_approx(uint32_t a, bool ftz)
-{
-    a = maybe_flush(a, ftz);
-    return round_approx(1.0 / (double)f32(a), ftz);
-}
-
-uint32_t alu_f32_sqrt_approx(uint32_t a, bool ftz)
-{
-    a = maybe_flush(a, ftz);
-    return round_approx(sqrt((double)f32(a)), ftz);
-}
-
-/* rsqrt(-0) = -Inf, rsqrt(+0) = +Inf (ISA table), negative -> NaN. */
-uint32_t alu_f32_rsqrt_approx(uint32_t a, bool ftz)
-{
-    a = maybe_flush(a, ftz);
-    if ((a & ~SIGN32) == 0)
-        return (a & SIGN32) | EXP32;
-    return round_approx(1.0 / sqrt((double)f32(a)), ftz);
-}
-
-/* ex2: -Inf -> +0, +-0 -> 1, +Inf -> +Inf; subnormal results are kept
- * unless .ftz. */
-uint32_t alu_f32_ex2_approx(uint32_t a, bool ftz)
-{
-    a = maybe_flush(a, ftz);
-    return round_approx(exp2((double)f32(a)), ftz);
-}
-
-/* lg2: +-0 -> -Inf, negative -> NaN, +Inf -> +Inf. */
-uint32_t alu_f32_lg2_approx(uint32_t a, bool ftz)
-{
-    a = maybe_flush(a, ftz);
-    if ((a & ~SIGN32) == 0)
-        return SIGN32 | EXP32;
-    return round_approx(log2((double)f32(a)), ftz);
-}
-
-/* sin/cos: +-Inf -> NaN, sin keeps the sign of zero, cos(+-0) = 1.  The
- * ISA says subnormals are supported without .ftz, but an H100 flushes a
- * subnormal input anyway (sin.approx.f32 of 0x00000001 gives +0.0, of
- * 0x80000001 gives -0.0), so the input is always flushed here. */
-uint32_t alu_f32_sin_approx(uint32_t a, bool ftz)
-{
-    (void)ftz;
-    a = flush32(a);
-    return round_approx(sin((double)f32(a)), true);
-}
-
-uint32_t alu_f32_cos_approx(uint32_t a, bool ftz)
-{
-    (void)ftz;
-    a = flush32(a);
-    return round_approx(cos((double)f32(a)), true);
-}
-
-/* tanh: +-Inf -> +-1, subnormals pass through (ISA note). */
-uint32_t alu_f32_tanh_approx(uint32_t a)
-{
-    if ((a & EXP32) == 0)
-        return a;
-    return round_approx(tanh((double)f32(a)), false);
 }
 
 /* ---- min/max, abs/neg ------------------------------------------------- */
@@ -382,24 +310,6 @@ uint64_t alu_f64_fma(uint64_t a, uint64_t b, uint64_t c, AluRound r)
 uint64_t alu_f64_rcp(uint64_t a, AluRound r)
 {
     return arith64(OP_DIV, 0x3ff0000000000000ull, a, 0, r, 1, (uint64_t[]){a});
-}
-
-/* rcp.approx.ftz.f64 (ISA 9.7.3.14): only a's upper word (sign, exponent,
- * 20 mantissa bits) is used; the result's low word is zero.  We compute
- * 1/tmp in double and truncate to 20 mantissa bits (about 2^-20 relative
- * error).  Subnormal inputs and results are flushed; NaN gives
- * 0x7fffffff00000000. */
-uint64_t alu_f64_rcp_approx(uint64_t a)
-{
-    uint64_t t = a & 0xffffffff00000000ull;
-    if (nan64(t))
-        return 0x7fffffff00000000ull;
-    if ((t & EXP64) == 0)                       /* +-0 and subnormals */
-        return (t & SIGN64) | EXP64;
-    uint64_t d = u64(1.0 / f64(t));
-    if ((d & EXP64) == 0)                       /* subnormal result */
-        return d & SIGN64;
-    return d & 0xffffffff00000000ull;
 }
 
 /* rsqrt.approx.f64: 1/sqrt(a) in double (two roundings, < 1.5 ulp);

@@ -126,12 +126,37 @@ int device_kernel_param_size(DeviceModule *m, const char *entry, int i)
     return (int)m->ptx->funcs[f].params[i].size;
 }
 
+bool device_kernel_declared_block(DeviceModule *m, const char *entry, DeviceDim3 *block)
+{
+    int f = device_entry_index(m, entry);
+    if (f < 0)
+        return false;
+    const PtxFunc *fn = &m->ptx->funcs[f];
+    const int *d = fn->reqntid[0] > 0 ? fn->reqntid : fn->maxntid[0] > 0 ? fn->maxntid : NULL;
+    if (!d)
+        return false;
+    block->x = (unsigned)d[0];
+    block->y = d[1] > 0 ? (unsigned)d[1] : 1;
+    block->z = d[2] > 0 ? (unsigned)d[2] : 1;
+    return true;
+}
+
 int device_kernel_param_type(DeviceModule *m, const char *entry, int i)
 {
     int f = device_entry_index(m, entry);
     if (f < 0 || i < 0 || i >= m->ptx->funcs[f].n_params)
         return PTX_T_NONE;
     return m->ptx->funcs[f].params[i].type;
+}
+
+void device_set_memory_limit(Device *d, uint64_t bytes)
+{
+    d->mem_limit = bytes;
+}
+
+uint64_t device_memory_limit(const Device *d)
+{
+    return d->mem_limit;
 }
 
 SimStatus device_malloc(Device *d, size_t bytes, DevicePtr *out, SimError *err)
@@ -242,6 +267,14 @@ static int parse_name(const char *const *names, int n, const char *s)
 }
 
 #define NNAMES(a) ((int)(sizeof a / sizeof *a))
+static const char *const stall_names[DEVICE_STALL_COUNT] = {
+    [DEVICE_STALL_LONG_SCOREBOARD] = "long_scoreboard", [DEVICE_STALL_SHORT_SCOREBOARD] = "short_scoreboard",
+    [DEVICE_STALL_WAIT] = "wait", [DEVICE_STALL_BARRIER] = "barrier", [DEVICE_STALL_MEMBAR] = "membar",
+    [DEVICE_STALL_MATH_PIPE_THROTTLE] = "math_pipe_throttle", [DEVICE_STALL_LG_THROTTLE] = "lg_throttle",
+    [DEVICE_STALL_MIO_THROTTLE] = "mio_throttle", [DEVICE_STALL_NOT_SELECTED] = "not_selected",
+    [DEVICE_STALL_SELECTED] = "selected", [DEVICE_STALL_DISPATCH] = "dispatch_stall",
+    [DEVICE_STALL_SLEEPING] = "sleeping", [DEVICE_STALL_MISC] = "misc"};
+const char *device_stall_name(int i) { return i >= 0 && i < DEVICE_STALL_COUNT ? stall_names[i] : NULL; }
 const char *device_schedule_name(int s) { return name_of(sched_names, NNAMES(sched_names), s); }
 const char *device_atomic_order_name(int a) { return name_of(atomic_names, NNAMES(atomic_names), a); }
 const char *device_divergence_name(int d) { return name_of(div_names, NNAMES(div_names), d); }

@@ -29,6 +29,48 @@ typedef enum {
     DEVICE_ATTR_PREFERRED_CARVEOUT  /* -1 default, else 0..100 percent */
 } DeviceAttr;
 
+/* Warp states of the timing model, under Nsight Compute's names
+ * (smsp__pcsamp_warps_issue_stalled_*): each resident warp is in one of
+ * them every cycle.  device_stall_name gives "long_scoreboard", ... */
+enum {
+    DEVICE_STALL_LONG_SCOREBOARD, /* waits for a global/local load (L1TEX) */
+    DEVICE_STALL_SHORT_SCOREBOARD,/* waits for shared memory, SFU, a collective (MIO) */
+    DEVICE_STALL_WAIT,            /* waits a fixed-latency dependency */
+    DEVICE_STALL_BARRIER,         /* waits at bar.sync for its block */
+    DEVICE_STALL_MEMBAR,          /* waits for a memory fence */
+    DEVICE_STALL_MATH_PIPE_THROTTLE, /* its pipe (FP64, SFU, ...) is busy */
+    DEVICE_STALL_LG_THROTTLE,     /* the L1's queue of global/local work is full */
+    DEVICE_STALL_MIO_THROTTLE,    /* the shared-memory (MIO) queue is full */
+    DEVICE_STALL_NOT_SELECTED,    /* ready, but its scheduler issued another warp */
+    DEVICE_STALL_SELECTED,        /* issued this cycle */
+    DEVICE_STALL_DISPATCH,        /* its block was just dispatched (dispatch_stall) */
+    DEVICE_STALL_SLEEPING,        /* nanosleep */
+    DEVICE_STALL_MISC,            /* waits for the rest of a warp-synchronous mask */
+    DEVICE_STALL_COUNT
+};
+const char *device_stall_name(int i);
+
+#define DEVICE_TIMING_MAX_SMS 256
+
+/* What the timing model measured (DeviceLaunch.timing).  Sector counts are
+ * 32-byte sectors as Nsight Compute counts them. */
+typedef struct {
+    bool on;                  /* the launch ran with the timing model */
+    double clock_mhz;         /* the SM clock the cycles are in */
+    double achieved_occupancy;/* 0..1: active warps per active cycle over the
+                                 SM's maximum (sm__warps_active.avg.pct_of_peak_sustained_active) */
+    uint64_t launch_overhead; /* cycles of the total that are launch overhead */
+    int nsm;                  /* SMs in sm_active_cycles (those of the launch) */
+    uint64_t sm_active_cycles[DEVICE_TIMING_MAX_SMS]; /* cycles each SM held a block */
+    uint64_t l1_sectors, l1_hits;   /* global/local load sectors looked up in L1, hits */
+    uint64_t l2_sectors, l2_hits;   /* sectors reaching L2 (loads, stores, atomics), hits */
+    uint64_t dram_read_bytes, dram_write_bytes;
+    uint64_t smem_wavefronts;       /* shared-memory wavefronts */
+    uint64_t bank_conflict_replays; /* wavefronts beyond one per phase */
+    size_t l1_bytes, smem_carveout_bytes; /* the split of the unified cache */
+    uint64_t stall[DEVICE_STALL_COUNT]; /* warp-cycles in each state */
+} DeviceTiming;
+
 /* Counters of one launch. */
 typedef struct {
     uint64_t warp_insts;      /* warp-level instructions issued */
@@ -42,13 +84,22 @@ typedef struct {
     uint64_t barriers;        /* block-wide barrier releases */
     uint64_t divergent_branches; /* branches that split a warp */
     uint64_t cycles;          /* simulated cycles: each SM issues up to 4 warp
-                                 instructions per cycle, one per scheduler */
+                                 instructions per cycle, one per scheduler.
+                                 With the timing model: the modelled kernel
+                                 duration in SM cycles */
     int regs_per_thread;      /* registers declared by the kernel's PTX (sim) or
                                  allocated by ptxas (gpu); -1 unknown */
     uint64_t static_smem;     /* bytes of static shared memory */
     uint64_t local_bytes;     /* bytes of local memory per thread */
     double seconds;           /* host wall time of the launch */
+    uint64_t printf_dropped;  /* bytes of printf output dropped past the first
+                                 DEVICE_PRINTF_MAX (0: the output is whole) */
+    DeviceTiming timing;      /* .on only when the launch ran with timing */
 } DeviceStats;
+
+/* The most printf output one launch keeps (device_printf_output); what comes
+ * after is counted in DeviceStats.printf_dropped, never silently lost. */
+#define DEVICE_PRINTF_MAX ((size_t)64 << 20)
 
 /* Why a launch stopped early.  kind is a short word: "out-of-bounds",
  * "misaligned", "barrier-divergence", "deadlock", "budget-exceeded", "trap",
@@ -101,6 +152,11 @@ typedef struct {
      * of kind "stopped").  NULL: not called.  The GPU ignores it. */
     int (*on_progress)(void *user, uint64_t retired, uint64_t total);
     void *on_progress_user;
+    /* Run the timing model (sim/timing.h, docs/timing.md): warps issue in
+     * the order modelled time gives, stats.cycles is the modelled duration
+     * and stats.timing is filled.  Outputs of race-free kernels are the same
+     * bit for bit.  The GPU backend ignores it. */
+    bool timing;
 } DeviceLaunch;
 
 enum { DEVICE_SCHED_ROUNDROBIN = 0, DEVICE_SCHED_RANDOM, DEVICE_SCHED_ADVERSARIAL };
@@ -188,9 +244,25 @@ const char *device_find_kernel(DeviceModule *m, const char *name, SimError *err)
 /* Parameters of kernel `entry`: count, and each one's size in bytes. */
 int device_kernel_nparams(DeviceModule *m, const char *entry);
 int device_kernel_param_size(DeviceModule *m, const char *entry, int i);
+/* The block size kernel `entry` declares: its .reqntid, else its .maxntid
+ * (a tile kernel's __launch_bounds__(tile::kThreads)), missing dimensions 1.
+ * true with *block filled; false when it declares neither (or is unknown). */
+bool device_kernel_declared_block(DeviceModule *m, const char *entry, DeviceDim3 *block);
 /* Parameter i's type (a PtxType of ptx.h) as the PTX declares it (.u32 for an int, .f32 for a
  * float, .u64 for a pointer, .b8 for a struct); PTX_T_NONE out of range. */
 int device_kernel_param_type(DeviceModule *m, const char *entry, int i);
+
+/* The most simulated memory the device may hold: global allocations
+ * (device_malloc and module variables) plus, during a launch, the local
+ * memory, shared memory and registers of its resident blocks; 0 (the
+ * default) is no limit.  Over it, device_malloc and device_load_ptx fail
+ * with SIM_ERR_USAGE naming the sizes, and a launch stops before it
+ * allocates with a "memory-limit" fault such as "local memory: 64 KiB per
+ * thread x 1024 threads x 8 resident blocks = 512 MiB exceeds the 256 MiB
+ * limit".  A grader sets it so a submission cannot take the machine's
+ * memory.  The simulator only: the GPU backend keeps its own memory. */
+void device_set_memory_limit(Device *d, uint64_t bytes);
+uint64_t device_memory_limit(const Device *d);
 
 /* Global memory.  Allocations are zero-filled; every access a kernel makes is
  * checked against them. */

@@ -36,6 +36,7 @@ struct Device {
     char arch[16];               /* "sm_90" */
     const ArchProfile *prof;
     int sm_count;
+    uint64_t mem_limit;          /* device_set_memory_limit: bytes, 0 none */
     DeviceModule *modules;       /* every loaded module, newest first */
     /* What the last launch found (filled by the backend; device.c reads). */
     DeviceRace races[DEVICE_MAX_RACES];

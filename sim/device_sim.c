@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "device_int.h"
+#include "carveout.h"
 #include "occupancy.h"
 #include "race.h"
 #include "exec_int.h"
+#include "file_read.h"
 #include "memory.h"
 
 #define MAX_KERNEL_ATTRS 64
@@ -68,12 +70,37 @@ static void sim_close(Device *dd)
     free(d);
 }
 
+/* Would `more` bytes of global memory pass the device's limit?  Fills err. */
+static bool global_over_limit(Device *dd, uint64_t more, const char *what, SimError *err)
+{
+    uint64_t have = mem_bytes(((SimDevice *)dd)->mem), lim = dd->mem_limit;
+    if (!lim || (more <= lim && have <= lim - more))
+        return false;
+    char a[32], b[32], c[32];
+    sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                  "global memory: %s of %s on top of the %s allocated exceeds the %s memory limit "
+                  "(--max-memory sets it)",
+                  file_size_text(more, a, sizeof a), what, file_size_text(have, b, sizeof b),
+                  file_size_text(lim, c, sizeof c));
+    return true;
+}
+
 static SimStatus sim_load(Device *dd, const char *path, const char *text, size_t len, PtxModule *ptx,
                           DeviceModule **out, SimError *err)
 {
     (void)text;
     (void)len;
     SimDevice *d = (SimDevice *)dd;
+    uint64_t vars = 0; /* module variables live in global memory */
+    for (int i = 0; i < ptx->n_vars; i++)
+        if (ptx->vars[i].space == PTX_SPACE_GLOBAL || ptx->vars[i].space == PTX_SPACE_CONST)
+            vars += ptx->vars[i].size;
+    if (global_over_limit(dd, vars, "module variables", err)) {
+        if (err)
+            snprintf(err->file, sizeof err->file, "%s", path);
+        ptx_module_free(ptx);
+        return SIM_ERR_USAGE;
+    }
     SimProgram *prog = exec_decode(ptx, d->mem, err);
     if (!prog)
         return err ? err->status : SIM_ERR_UNSUPPORTED;
@@ -90,6 +117,8 @@ static SimStatus sim_load(Device *dd, const char *path, const char *text, size_t
 
 static SimStatus sim_malloc(Device *dd, size_t bytes, DevicePtr *out, SimError *err)
 {
+    if (global_over_limit(dd, bytes, "device_malloc", err))
+        return SIM_ERR_USAGE;
     MemAlloc *a = mem_alloc(((SimDevice *)dd)->mem, bytes, NULL);
     if (!a)
         return sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "cannot allocate %zu bytes of device memory", bytes);
@@ -198,7 +227,8 @@ static TraceWriter *trace_open_for(DeviceModule *mm, int f, const char *entry, c
 /* Blocks of this launch one SM holds at once: the occupancy model with the
  * kernel's shared memory and carveout (registers are unknown without ptxas,
  * so they do not limit it here). */
-static int resident_blocks(DeviceModule *mm, const KernelAttrs *a, const DeviceLaunch *cfg, uint64_t static_smem)
+static int resident_blocks(DeviceModule *mm, const KernelAttrs *a, const DeviceLaunch *cfg, uint64_t static_smem,
+                           ExecOptions *opt)
 {
     OccConfig oc;
     occ_config_init(&oc);
@@ -209,8 +239,23 @@ static int resident_blocks(DeviceModule *mm, const KernelAttrs *a, const DeviceL
     oc.carveout = a ? a->carveout : -1;
     OccResult r;
     SimError e;
-    if (occ_compute(mm->dev->prof, &oc, &r, &e) != SIM_OK || r.blocks_per_sm < 1)
+    const ArchProfile *p = mm->dev->prof;
+    opt->smem_carveout = (size_t)p->smem_per_sm;
+    opt->l1_bytes = carveout_l1(p, opt->smem_carveout);
+    if (occ_compute(p, &oc, &r, &e) != SIM_OK || r.blocks_per_sm < 1)
         return 1;
+    /* The unified cache's split for the timing model: an explicit preference
+     * gives the capacity the occupancy API settles on; the default lets the
+     * driver choose, and it takes the smallest capacity that holds the
+     * resident blocks' shared memory, leaving the rest to L1 (docs/timing.md) */
+    size_t smem = r.smem_capacity;
+    if (r.carveout_effective < 0) {
+        size_t need = static_smem + cfg->smem ? (size_t)r.blocks_per_sm * r.smem_per_block : 0;
+        if (!need || carveout_round_up(p, need, &smem, &e) != SIM_OK)
+            smem = need ? r.smem_capacity : 0;
+    }
+    opt->smem_carveout = smem;
+    opt->l1_bytes = carveout_l1(p, smem);
     return r.blocks_per_sm;
 }
 
@@ -253,9 +298,10 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
         free(params);
         return err ? err->status : SIM_ERR_IO;
     }
-    ExecOptions opt = {.nsm = mm->dev->sm_count, .blocks_per_sm = resident_blocks(mm, a, cfg, st),
-                       .trace = tw, .alog = d->base.alog, .n_alog = &d->base.n_alog,
-                       .races = d->base.races, .n_races = &d->base.n_races, .arena = &d->arena};
+    ExecOptions opt = {.nsm = mm->dev->sm_count, .arch = mm->dev->prof, .trace = tw, .alog = d->base.alog,
+                       .n_alog = &d->base.n_alog, .races = d->base.races, .n_races = &d->base.n_races,
+                       .arena = &d->arena, .mem_limit = d->base.mem_limit};
+    opt.blocks_per_sm = resident_blocks(mm, a, cfg, st, &opt);
     if ((cfg->checks & DEVICE_CHECK_RACES) &&
         !(opt.race = race_new(cfg->block.x * cfg->block.y * cfg->block.z))) {
         free(params);

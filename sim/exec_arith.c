@@ -506,14 +506,15 @@ static void ex_mov_dyn(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_D;
     uint64_t clk = x->cycle; /* the launch's cycle clock (exec_sched.c) */
+    uint64_t ns = x->tm ? timing_globaltimer(x) : clk; /* timing hook: modelled ns */
     uint64_t v = 0;
     switch (in->sub) {
     case PTX_SREG_CLOCK: v = (uint32_t)clk; break;
     case PTX_SREG_CLOCK_HI: v = (uint32_t)(clk >> 32); break;
     case PTX_SREG_CLOCK64: v = clk; break;
-    case PTX_SREG_GLOBALTIMER: v = clk; break;  /* simulated time: 1 ns per cycle */
-    case PTX_SREG_GLOBALTIMER_LO: v = (uint32_t)clk; break;
-    case PTX_SREG_GLOBALTIMER_HI: v = (uint32_t)(clk >> 32); break;
+    case PTX_SREG_GLOBALTIMER: v = ns; break;  /* untimed: 1 ns per cycle */
+    case PTX_SREG_GLOBALTIMER_LO: v = (uint32_t)ns; break;
+    case PTX_SREG_GLOBALTIMER_HI: v = (uint32_t)(ns >> 32); break;
     case PTX_SREG_ACTIVEMASK: v = m; break;
     default: break;
     }

@@ -330,7 +330,8 @@ SimStatus dec_async(DecodeCtx *c)
     in->sub = (uint8_t)k;
     in->aux = dec_mod(c, "parity");
     dec_ignore(c, async_ignored);
-    in->space = dec_mod(c, "shared") ? PTX_SPACE_SHARED : PTX_SPACE_NONE;
+    /* .shared::cta: what nvcc writes for cuda::barrier::arrive (CUDA 13) */
+    in->space = dec_mod(c, "shared") || dec_mod(c, "shared::cta") ? PTX_SPACE_SHARED : PTX_SPACE_NONE;
     in->d = -1;
     in->s[0] = -1;
     int n = c->pi->n_opnds;

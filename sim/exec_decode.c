@@ -432,6 +432,7 @@ static const OpEntry optab[] = {
     {"trap", dec_ctrl}, {"brkpt", dec_ctrl}, {"nanosleep", dec_ctrl}, {"pmevent", dec_ctrl},
     {"shfl", dec_warp}, {"vote", dec_warp}, {"match", dec_warp}, {"redux", dec_warp},
     {"activemask", dec_warp},
+    {"tile", dec_tile},
 };
 
 static DecodeFn find_decoder(const char *op, const PtxInst *pi)
@@ -736,6 +737,7 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
 {
     SimProgram *p = calloc(1, sizeof *p);
     int32_t *slots = NULL;
+    ContractFuse *fuse = NULL;
     if (!p) {
         ptx_module_free(ptx);
         sim_error_set(err, SIM_ERR_NOMEM, "", 0, 0, "out of memory");
@@ -790,7 +792,16 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
             else
                 slots[r] = p->n_regs++;
         }
-        DecodeCtx c = {.p = p, .m = ptx, .fi = f, .f = fn, .slot = slots, .err = err};
+        /* where ptxas fuses a mul and an add into one fma, so does the
+         * simulator (contract.h) */
+        free(fuse);
+        fuse = malloc(sizeof *fuse * (size_t)(fn->n_insts ? fn->n_insts : 1));
+        if (!fuse) {
+            sim_error_set(err, SIM_ERR_NOMEM, ptx->path, 0, 0, "out of memory");
+            goto fail;
+        }
+        contract_plan(fn, fuse);
+        DecodeCtx c = {.p = p, .m = ptx, .fi = f, .f = fn, .slot = slots, .fuse = fuse, .err = err};
         int base = p->funcs[f].entry_pc;
         for (int i = 0; i < fn->n_insts; i++) {
             c.pi = &fn->insts[i];
@@ -818,9 +829,11 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err)
         goto fail;
     }
     free(slots);
+    free(fuse);
     return p;
 fail:
     free(slots);
+    free(fuse);
     exec_program_free(p);
     return NULL;
 }
@@ -838,5 +851,6 @@ void exec_program_free(SimProgram *p)
     free(p->fvar_off);
     free(p->fvar_base);
     free(p->const_bank);
+    exec_tile_marks_free(p);
     free(p);
 }

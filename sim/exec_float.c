@@ -3,6 +3,7 @@
  * or sat run inline (the host's IEEE arithmetic is exact for them, NaN
  * results are made canonical as on the GPU); every other form calls alu_*. */
 #include "exec_int.h"
+#include "sfu_table.h"
 #include "exec_lanes.h"
 
 #include <math.h>
@@ -134,7 +135,8 @@ static void ex_ffma64(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 enum {
     F_ADD, F_SUB, F_MUL, F_FMA, F_DIV, F_DIV_APPROX, F_DIV_FULL, F_ABS, F_NEG, F_MIN, F_MAX,
     F_MIN_NAN, F_MAX_NAN, F_RCP, F_RCP_APPROX, F_SQRT, F_SQRT_APPROX, F_RSQRT, F_EX2, F_LG2,
-    F_SIN, F_COS, F_TANH, F_COPYSIGN
+    F_SIN, F_COS, F_TANH, F_COPYSIGN,
+    F_FMA_NP, F_FMA_NC, F_FMA_NPC /* a mul fused into an add/sub: fma(-a, b, c), fma(a, b, -c), fma(-a, b, -c) */
 };
 
 static void ex_f32(Exec *x, Warp *w, const SimInst *in, uint32_t m)
@@ -152,6 +154,9 @@ static void ex_f32(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         case F_SUB: v = alu_f32_sub(A, B, r, z, s); break;
         case F_MUL: v = alu_f32_mul(A, B, r, z, s); break;
         case F_FMA: v = alu_f32_fma(A, B, C, r, z, s); break;
+        case F_FMA_NP: v = alu_f32_fma(A ^ 0x80000000u, B, C, r, z, s); break;
+        case F_FMA_NC: v = alu_f32_fma(A, B, C ^ 0x80000000u, r, z, s); break;
+        case F_FMA_NPC: v = alu_f32_fma(A ^ 0x80000000u, B, C ^ 0x80000000u, r, z, s); break;
         case F_DIV: v = alu_f32_div(A, B, r, z); break;
         case F_DIV_APPROX: v = alu_f32_div_approx(A, B, z); break;
         case F_DIV_FULL: v = alu_f32_div_full(A, B, z); break;
@@ -191,6 +196,9 @@ static void ex_f64(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         case F_SUB: v = alu_f64_sub(A, B, r); break;
         case F_MUL: v = alu_f64_mul(A, B, r); break;
         case F_FMA: v = alu_f64_fma(A, B, C, r); break;
+        case F_FMA_NP: v = alu_f64_fma(A ^ 0x8000000000000000ull, B, C, r); break;
+        case F_FMA_NC: v = alu_f64_fma(A, B, C ^ 0x8000000000000000ull, r); break;
+        case F_FMA_NPC: v = alu_f64_fma(A ^ 0x8000000000000000ull, B, C ^ 0x8000000000000000ull, r); break;
         case F_DIV: v = alu_f64_div(A, B, r); break;
         case F_ABS: v = alu_f64_abs(A); break;
         case F_NEG: v = alu_f64_neg(A); break;
@@ -226,6 +234,47 @@ static void ex_testp(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         r |= (uint32_t)t << l;
     });
     w->p[in->d] = (w->p[in->d] & ~m) | (r & m);
+}
+
+/* An add/sub that ptxas contracts with an earlier mul (contract.h): one
+ * fma.rn of the mul's sources and the add's other operand, with the add's
+ * guard, .ftz and .sat.  The mul still runs (its result may be read by
+ * nothing else; ptxas drops it). */
+static SimStatus dec_fused(DecodeCtx *c, const ContractFuse *fz, bool f64)
+{
+    SimInst *in = c->in;
+    PtxType t = f64 ? PTX_T_F64 : PTX_T_F32;
+    if (dec_src(c, fz->addend, t, &in->s[2]))
+        return c->err->status;
+    const PtxInst *add = c->pi;
+    c->pi = &c->f->insts[fz->mul];
+    SimStatus st = dec_src(c, 1, t, &in->s[0]);
+    if (st == SIM_OK)
+        st = dec_src(c, 2, t, &in->s[1]);
+    c->pi = add;
+    if (st)
+        return st;
+    in->sub = (uint8_t)(fz->neg_product ? (fz->neg_addend ? F_FMA_NPC : F_FMA_NP)
+                                        : fz->neg_addend ? F_FMA_NC : F_FMA);
+    in->rnd = ALU_RN;
+    bool plain = !in->ftz && !in->sat && in->sub == F_FMA;
+    in->fn = f64 ? (plain ? ex_ffma64 : ex_f64) : (plain ? ex_ffma32 : ex_f32);
+    return SIM_OK;
+}
+
+/* The special function unit's table an approximate instruction reads
+ * (sfu_table.h), loaded now so that a failure is a load error. */
+static SimStatus dec_sfu_table(DecodeCtx *c)
+{
+    int t = sfu_inst_table(c->pi);
+    if (t < 0)
+        return SIM_OK;
+    SimError e;
+    if (sfu_table_require((SfuTable)t, &e) == SIM_OK)
+        return SIM_OK;
+    return sim_error_set(c->err, e.status, c->m->path, c->pi->ptx_line, c->pi->ptx_col,
+                         "cannot load the special function unit's %s table: %s",
+                         sfu_table_name((SfuTable)t), e.msg);
 }
 
 SimStatus dec_float(DecodeCtx *c)
@@ -292,6 +341,12 @@ SimStatus dec_float(DecodeCtx *c)
     in->sub = (uint8_t)sub;
     if (dec_dst(c, 0, &in->d))
         return c->err->status;
+    const ContractFuse *fz = c->fuse && c->f && c->pi >= c->f->insts && c->pi < c->f->insts + c->f->n_insts
+                                 ? &c->fuse[c->pi - c->f->insts] : NULL;
+    if (dec_sfu_table(c))
+        return c->err->status;
+    if ((sub == F_ADD || sub == F_SUB) && fz && fz->mul >= 0)
+        return dec_fused(c, fz, f64);
     if (c->pi->n_opnds != nsrc + 1)
         return dec_fail(c, "expected %d operands, found %d", nsrc + 1, c->pi->n_opnds);
     for (int i = 0; i < nsrc; i++)

@@ -15,6 +15,8 @@
 #include <stdint.h>
 
 #include "alu.h"
+#include "arch.h"
+#include "contract.h"
 #include "device.h"
 #include "error.h"
 #include "memory.h"
@@ -29,6 +31,7 @@ typedef struct Warp Warp;
 typedef struct Block Block;
 typedef struct SimInst SimInst;
 typedef struct ExecArena ExecArena;
+typedef struct SimTileBlock SimTileBlock;
 
 /* Runs instruction `in` for the lanes in m (guard already applied). */
 typedef void (*ExecFn)(Exec *x, Warp *w, const SimInst *in, uint32_t m);
@@ -70,6 +73,8 @@ struct SimInst {
     uint8_t visible;     /* other warps can observe it (shared/global memory,
                             barriers, warp sync, clocks): the scheduler
                             interleaves warps at these (exec_sched.c) */
+    uint8_t pseudo;      /* a tile marker (exec_tile.c): no hardware instruction --
+                            not issued, counted, traced or timed */
     uint8_t wsync;       /* a warp-synchronous instruction (shfl/vote/match/
                             redux .sync, bar.warp.sync): its lanes wait for
                             every lane of the member mask (exec_sync.c) */
@@ -136,20 +141,25 @@ typedef struct SimProgram {
     uint64_t dyn_smem_align; /* alignment of extern .shared */
     uint8_t *const_bank;     /* .const variables' bytes */
     uint64_t const_size;
+    struct SimTileMark *tile_marks; /* decoded tile markers (exec_tile.c); SimInst.aux indexes */
+    int n_tile_marks, cap_tile_marks;
 } SimProgram;
 
+/* The fields every issue and every scheduling pick reads come first, in
+ * one cache line: an SM holds up to 64 warps, and the scheduler looks at
+ * the runnable lanes of many of them for each pick. */
 struct Warp {
     Block *blk;              /* the block it belongs to */
     uint64_t *r;             /* n_regs * WARP */
     uint32_t *p;             /* n_preds */
-    int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
+    uint32_t run;            /* runnable lanes */
     int32_t upc;             /* the common pc while conv */
     bool conv;               /* every runnable lane is at upc */
-    uint32_t run;            /* runnable lanes */
     uint32_t exited;
     uint32_t present;        /* lanes that exist (partial last warp) */
     uint32_t barwait;        /* lanes waiting at a block barrier */
     int id;                  /* warp index within the block */
+    int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
     uint8_t barid[WARP];     /* barrier each waiting lane waits at */
     uint32_t barmask[16];    /* lanes waiting at each barrier */
     uint32_t bar_skip;       /* live lanes that were elsewhere (and not about
@@ -195,6 +205,7 @@ struct Block {
     bool live;                /* the slot holds a running block */
     uint64_t busy_until;      /* the last burst of its warps ends at this cycle */
     struct SimAsync *async;   /* cp.async copies in flight (exec_async.c), NULL none */
+    SimTileBlock *tile;       /* tile operations in progress (exec_tile.c), NULL none */
 };
 
 /* Per SM: its resident block slots and the warps its 4 schedulers pick from. */
@@ -222,9 +233,17 @@ typedef struct {
     DeviceRace *races;        /* with race: DEVICE_MAX_RACES entries for the executor's
                                  own findings (barrier-divergence) */
     int *n_races;
+    uint64_t mem_limit;       /* bytes of simulated memory (global in use, plus this
+                                 launch's local, shared and registers of its
+                                 resident blocks) allowed; 0: no limit.  Over it the
+                                 launch faults with "memory-limit" before allocating */
     ExecArena **arena;        /* in: the memory of an earlier launch to reuse when its
                                  shape fits (else freed); out: this launch's.  NULL:
                                  allocate and free per launch */
+    /* The timing model (cfg->timing): the arch profile, and the split of the
+     * unified cache the carveout gave the launch (device_sim.c) */
+    const ArchProfile *arch;
+    size_t l1_bytes, smem_carveout;
 } ExecOptions;
 
 /* Free an arena exec_launch left in ExecOptions.arena. */
@@ -259,6 +278,7 @@ struct Exec {
     uint64_t rng;             /* splitmix64 state (seeded by cfg->seed) */
     TraceWriter *trace;       /* NULL unless the launch is traced (exec_trace.c) */
     struct RaceChecker *race; /* NULL unless --check races (exec_race.c) */
+    struct TimingModel *tm;   /* NULL unless the launch is timed (timing_*.c) */
     DeviceAtomicLog *alog;
     int *n_alog;
     DeviceRace *races;
@@ -267,6 +287,7 @@ struct Exec {
     /* printf output of this launch, and who printed each piece */
     char *out;
     size_t out_len, out_cap;
+    uint64_t out_dropped;     /* printf bytes past DEVICE_PRINTF_MAX */
     struct ExecPrint *prints;
     size_t n_prints, cap_prints;
 };
@@ -343,6 +364,7 @@ typedef struct DecodeCtx {
     int fi;                 /* function index */
     const PtxFunc *f;
     const int32_t *slot;    /* per register of f: slot, or pred index */
+    const ContractFuse *fuse; /* per instruction of f: the mul ptxas fuses into it */
     const PtxInst *pi;
     SimInst *in;
     uint32_t used;          /* bit i: modifier i was understood */
@@ -415,6 +437,7 @@ SimStatus dec_mem(DecodeCtx *c);     /* exec_mem.c: ld st atom red cp.async */
 SimStatus dec_ctrl(DecodeCtx *c);    /* exec_ctrl.c: bra ret exit call bar */
 SimStatus dec_warp(DecodeCtx *c);    /* exec_warp.c: shfl vote match redux */
 SimStatus dec_async(DecodeCtx *c);   /* exec_async.c: cp.async, mbarrier */
+SimStatus dec_tile(DecodeCtx *c);    /* exec_tile.c: tile.cuh's markers */
 
 /* ---- running (exec_run.c) ---------------------------------------------- */
 /* Launch function fidx of prog.  Returns SIM_OK or SIM_ERR_FAULT.  trace:
@@ -425,8 +448,9 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx,
                       DeviceStats *stats, DeviceFault *fault, const ExecOptions *opt,
                       char **out, size_t *out_len);
 
-/* Issue one instruction of warp w (the scheduler picked it). */
-void exec_issue(Exec *x, Warp *w);
+/* Issue one instruction of warp w (the scheduler picked it).  false when
+ * it was a tile marker (a pseudo-instruction: it took no issue slot). */
+bool exec_issue(Exec *x, Warp *w);
 /* Release block barrier id of b when enough threads arrived; true if it did. */
 bool exec_barrier_try_release(Exec *x, Block *b, int id);
 
@@ -463,6 +487,19 @@ uint32_t exec_async_open_group(const Block *b, uint32_t tid);
  * updates (--atomic-order): lanes into order[], returns how many. */
 int exec_atomic_order(Exec *x, uint32_t m, int order[WARP]);
 
+/* ---- tile operations (exec_tile.c) ---------------------------------------- */
+/* A tile marker's handler: lanes m of w passed it.  Only a traced launch
+ * keeps anything; the block's TRACE_EV_TILE record is written when its last
+ * warp has passed the operation. */
+void exec_tile_marker(Exec *x, Warp *w, const SimInst *in, uint32_t m);
+/* Lane `lane` of w applied one atomic element update: recorded when w is
+ * inside a tile atomic. */
+void exec_tile_atomic(Exec *x, Warp *w, int lane, uint64_t addr, uint64_t old, uint64_t val);
+/* Block b retires (flush: write what its warps began) or the launch ends
+ * (no flush): free its tile state. */
+void exec_tile_block_end(Exec *x, Block *b, bool flush);
+void exec_tile_marks_free(SimProgram *p);
+
 /* ---- race checking hooks (exec_race.c), called only when x->race -------- */
 enum { EXEC_RACE_READ, EXEC_RACE_WRITE, EXEC_RACE_ATOMIC, EXEC_RACE_ASYNC };
 void exec_race_mem(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op);
@@ -486,6 +523,27 @@ void exec_race_barrier_divergence(Exec *x, Block *b, int id, const Warp *w1, int
                                   int l2, int32_t pc2, bool exited);
 /* Atomic order log (exec_race.c): one element update. */
 void exec_atomic_log(Exec *x, Warp *w, int lane, int space, uint64_t addr, uint64_t old, uint64_t val);
+
+/* ---- timing model hooks (timing_*.c), called only when x->tm ------------
+ * With the timing model the scheduler of exec_sched.c asks timing_pick
+ * which warp a sub-partition issues and timing_issue issues exactly one of
+ * its instructions (no bursts); timing_next_cycle skips cycles in which no
+ * warp of the SM can issue.  Dispatch, barriers and retiring stay in
+ * exec_sched.c and exec_run.c, which tell the model through the others. */
+/* Set x->tm up for the launch (false: out of memory). */
+bool timing_launch_begin(Exec *x, const ExecOptions *opt);
+/* After the grid: add draining and launch overhead to x->cycle, fill
+ * stats->timing, free the model. */
+void timing_launch_end(Exec *x);
+Warp *timing_pick(Exec *x, SimSM *sm, int q);
+void timing_issue(Exec *x, Warp *w);
+uint64_t timing_next_cycle(Exec *x, SimSM *sm);
+void timing_block_begin(Exec *x, Block *b);
+void timing_block_end(Exec *x, Block *b);
+/* Barrier release: w's released lanes may issue TP_BAR_LAT cycles later. */
+void timing_barrier_release(Exec *x, Warp *w);
+/* %globaltimer in modelled nanoseconds at x->cycle. */
+uint64_t timing_globaltimer(const Exec *x);
 
 /* ---- tracing hooks (exec_trace.c), called only when x->trace ----------- */
 void exec_trace_block(Exec *x, const Block *b, bool begin); /* dispatch / retire */

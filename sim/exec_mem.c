@@ -423,6 +423,8 @@ static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             exec_trace_atomic(x, w, in, l, a, old, nv);
         if (x->alog)
             exec_atomic_log(x, w, l, global ? PTX_SPACE_GLOBAL : PTX_SPACE_SHARED, a, old, nv);
+        if (w->blk->tile) /* inside a tile atomic of a traced launch */
+            exec_tile_atomic(x, w, l, a, old, nv);
         if (in->d >= 0)
             exec_reg(w, in->d)[l] = old;
     }

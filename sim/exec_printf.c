@@ -17,11 +17,15 @@ static void out_append(Exec *x, const char *s, size_t n)
         size_t cap = x->out_cap ? x->out_cap * 2 : 4096;
         while (cap < x->out_len + n + 1)
             cap *= 2;
-        if (cap > (64u << 20))
-            return; /* cap printf output at 64 MiB */
-        char *no = realloc(x->out, cap);
-        if (!no)
+        if (cap > DEVICE_PRINTF_MAX) {
+            x->out_dropped += n; /* reported: DeviceStats.printf_dropped */
             return;
+        }
+        char *no = realloc(x->out, cap);
+        if (!no) {
+            x->out_dropped += n;
+            return;
+        }
         x->out = no;
         x->out_cap = cap;
     }

@@ -11,11 +11,13 @@
  * the pre-Volta stack model it never yields.  While all runnable lanes share
  * one PC the warp is "converged" and takes a fast path with a single PC. */
 #include "exec_int.h"
+#include "file_read.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #define SPIN_YIELD 64
@@ -197,16 +199,14 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     uint64_t *r = w->r;
     int32_t entry = p->funcs[x->fidx].entry_pc;
     uint32_t sp = x->specials;
-    for (int l = 0; l < WARP; l++) {
-        if (sp >> SLOT_CTAID_X & 1)
-            r[SLOT_CTAID_X * WARP + l] = b->ctaid.x;
-        if (sp >> SLOT_CTAID_Y & 1)
-            r[SLOT_CTAID_Y * WARP + l] = b->ctaid.y;
-        if (sp >> SLOT_CTAID_Z & 1)
-            r[SLOT_CTAID_Z * WARP + l] = b->ctaid.z;
+    const uint64_t ctaid[3] = {b->ctaid.x, b->ctaid.y, b->ctaid.z};
+    for (int k = 0; k < 3; k++)
+        if (sp >> (SLOT_CTAID_X + k) & 1)
+            for (int l = 0; l < WARP; l++)
+                r[(SLOT_CTAID_X + k) * WARP + l] = ctaid[k];
+    for (int l = 0; l < WARP; l++)
         w->pc[l] = entry;
-        w->callsp[l] = 0;
-    }
+    memset(w->callsp, 0, sizeof w->callsp);
     w->run = w->present;
     w->exited = ~w->present;
     w->barwait = 0;
@@ -277,7 +277,7 @@ int32_t exec_next_group(const Warp *w, uint32_t *mask)
     return ma ? above : pc;
 }
 
-void exec_issue(Exec *x, Warp *w)
+bool exec_issue(Exec *x, Warp *w)
 {
     const SimInst *insts = x->prog->insts;
     DeviceStats *st = x->stats;
@@ -295,6 +295,15 @@ void exec_issue(Exec *x, Warp *w)
         }
     }
     const SimInst *in = &insts[pc];
+    if (in->pseudo) { /* a tile marker: runs, but is no instruction on hardware */
+        in->fn(x, w, in, m);
+        if (w->conv)
+            w->upc++;
+        else
+            for (uint32_t r = m; r; r &= r - 1)
+                w->pc[__builtin_ctz(r)]++;
+        return false;
+    }
     uint32_t em = m;
     if (in->guard >= 0) {
         uint32_t g = w->p[in->guard];
@@ -352,11 +361,13 @@ void exec_issue(Exec *x, Warp *w)
             w->pc[__builtin_ctz(r)]++;
     }
     if (x->faulted)
-        return;
+        return true;
     if (st->warp_insts >= x->budget)
         exec_fault(x, w, in, __builtin_ctz(m), "budget-exceeded", 0,
                    "the launch executed %llu warp instructions, its instruction budget "
-                   "(an infinite loop?)", (unsigned long long)st->warp_insts);
+                   "(an infinite loop?  If not, raise the budget: --budget N, or "
+                   "DeviceLaunch.inst_budget)", (unsigned long long)st->warp_insts);
+    return true;
 }
 
 /* Checking: barrier id of blk releases with arrivals from different
@@ -438,6 +449,8 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
             if (!w->run)
                 w->span_start = x->cycle;
             w->run |= rel;
+            if (x->tm) /* timing hook */
+                timing_barrier_release(x, w);
             exec_warp_try_converge(w);
         }
     }
@@ -463,17 +476,19 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
  * many times). */
 struct ExecArena {
     int nslots, nsm, per_sm, nwarps, nthreads;
-    int32_t reg_hi;
+    int32_t reg_lo, reg_hi;
     int n_preds;
     uint64_t shared_size, local_size, tparam_size;
     Block *blocks;
     SimSM *sms;
+    uint64_t *regs;          /* every warp's registers, one block (see arena_new) */
+    size_t regs_bytes;
 };
 
 static bool arena_fits(const ExecArena *a, const ExecArena *s)
 {
     return a->nslots == s->nslots && a->nsm == s->nsm && a->per_sm == s->per_sm && a->nwarps == s->nwarps &&
-           a->nthreads == s->nthreads && a->reg_hi == s->reg_hi && a->n_preds == s->n_preds &&
+           a->nthreads == s->nthreads && a->reg_lo == s->reg_lo && a->reg_hi == s->reg_hi && a->n_preds == s->n_preds &&
            a->shared_size == s->shared_size && a->local_size == s->local_size && a->tparam_size == s->tparam_size;
 }
 
@@ -486,7 +501,6 @@ void exec_arena_free(ExecArena *a)
             Block *b = &a->blocks[i];
             if (b->warps)
                 for (int k = 0; k < a->nwarps; k++) {
-                    free(b->warps[k].r);
                     free(b->warps[k].p);
                     free(b->warps[k].retpc);
                 }
@@ -500,7 +514,30 @@ void exec_arena_free(ExecArena *a)
             free(a->sms[s].wl);
     free(a->sms);
     free(a->blocks);
+    if (a->regs)
+        munmap(a->regs, a->regs_bytes);
     free(a);
+}
+
+/* The distance in register slots between one warp's registers and the
+ * next's.  A warp uses slots [0, SLOT_COUNT) (special registers) and
+ * [lo, hi) (the kernel's); the slots between belong to other kernels of the
+ * module and are never touched.  Rather than leave that gap empty in every
+ * warp, warps follow each other every T slots with T chosen so that each
+ * warp's kernel registers fall into the gaps of the warps after it: the
+ * specials of every warp sit at [0, SLOT_COUNT) modulo T, the kernel's at
+ * [lo mod T, lo mod T + hi - lo), and the two never overlap. */
+static size_t warp_stride(int32_t lo, int32_t hi)
+{
+    size_t s = SLOT_COUNT, u = hi > lo ? (size_t)(hi - lo) : 0;
+    if (!u)
+        return s;
+    for (size_t t = s + u; t <= 2 * (s + u); t++) {
+        size_t m = (size_t)lo % t;
+        if (m >= s && m + u <= t)
+            return t;
+    }
+    return (size_t)hi; /* the gap kept: every warp's slots apart */
 }
 
 static ExecArena *arena_new(const ExecArena *shape)
@@ -516,6 +553,16 @@ static ExecArena *arena_new(const ExecArena *shape)
     for (int s = 0; s < a->nsm; s++)
         if (!(a->sms[s].wl = calloc((size_t)a->per_sm * (size_t)a->nwarps, sizeof *a->sms[s].wl)))
             goto fail;
+    /* the registers of every warp in one mapping, warp after warp
+     * (warp_stride): thousands of resident warps touch their registers in
+     * turn, and packed they take the fewest pages */
+    size_t stride = warp_stride(a->reg_lo, a->reg_hi) * WARP, nw = (size_t)a->nslots * (size_t)a->nwarps;
+    a->regs_bytes = ((nw ? nw - 1 : 0) * stride + (size_t)a->reg_hi * WARP) * sizeof(uint64_t) + 1;
+    a->regs = mmap(NULL, a->regs_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (a->regs == MAP_FAILED) {
+        a->regs = NULL;
+        goto fail;
+    }
     for (int i = 0; i < a->nslots; i++) {
         Block *b = &a->blocks[i];
         b->shared = calloc(1, a->shared_size + 1);
@@ -526,10 +573,10 @@ static ExecArena *arena_new(const ExecArena *shape)
             goto fail;
         for (int k = 0; k < a->nwarps; k++) {
             Warp *w = &b->warps[k];
-            w->r = malloc((size_t)a->reg_hi * WARP * sizeof *w->r); /* slots past it: other kernels' */
+            w->r = a->regs + ((size_t)i * (size_t)a->nwarps + (size_t)k) * stride;
             w->p = malloc((size_t)(a->n_preds + 1) * sizeof *w->p);
             w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
-            if (!w->r || !w->p || !w->retpc)
+            if (!w->p || !w->retpc)
                 goto fail;
         }
     }
@@ -537,6 +584,57 @@ static ExecArena *arena_new(const ExecArena *shape)
 fail:
     exec_arena_free(a);
     return NULL;
+}
+
+/* Bytes arena_new takes for shape. */
+static uint64_t arena_bytes(const ExecArena *a, uint64_t *local, uint64_t *shared, uint64_t *regs)
+{
+    uint64_t slots = (uint64_t)a->nslots, nt = (uint64_t)a->nthreads, nw = (uint64_t)a->nwarps;
+    *local = slots * nt * a->local_size;
+    *shared = slots * a->shared_size;
+    /* registers, and the rest a resident warp and thread needs */
+    *regs = slots * nw *
+                ((uint64_t)a->reg_hi * WARP * sizeof(uint64_t) + ((uint64_t)a->n_preds + 1) * sizeof(uint32_t) +
+                 (uint64_t)WARP * MAX_CALL_DEPTH * sizeof(int32_t) + sizeof(Warp)) +
+            slots * nt * (a->tparam_size + 2) + slots;
+    return *local + *shared + *regs;
+}
+
+/* Fault with "memory-limit" when the launch's resident blocks and the global
+ * memory in use would pass opt->mem_limit; true when it did.  The message
+ * names the biggest part the way a student can act on it. */
+static bool over_memory_limit(Exec *x, const ExecArena *shape, uint64_t limit)
+{
+    uint64_t local, shared, regs, global = mem_bytes(x->mem);
+    uint64_t launch = arena_bytes(shape, &local, &shared, &regs);
+    if (!limit || launch + global <= limit)
+        return false;
+    char a[32], b[32], c[32], t[32];
+    file_size_text(limit, b, sizeof b);
+    file_size_text(launch + global, t, sizeof t);
+    unsigned long long slots = (unsigned long long)shape->nslots;
+    if (local >= shared && local >= regs && local >= global)
+        exec_fault(x, NULL, NULL, -1, "memory-limit", 0,
+                   "local memory: %s per thread \u00d7 %d threads \u00d7 %llu resident blocks = %s exceeds the %s "
+                   "limit (%s in all; --max-memory sets it)",
+                   file_size_text(shape->local_size, a, sizeof a), shape->nthreads, slots,
+                   file_size_text(local, c, sizeof c), b, t);
+    else if (shared >= regs && shared >= global)
+        exec_fault(x, NULL, NULL, -1, "memory-limit", 0,
+                   "shared memory: %s per block \u00d7 %llu resident blocks = %s exceeds the %s limit (%s in all; "
+                   "--max-memory sets it)",
+                   file_size_text(shape->shared_size, a, sizeof a), slots, file_size_text(shared, c, sizeof c), b, t);
+    else if (regs >= global)
+        exec_fault(x, NULL, NULL, -1, "memory-limit", 0,
+                   "registers: %d per thread \u00d7 %d threads \u00d7 %llu resident blocks = %s exceeds the %s limit "
+                   "(%s in all; --max-memory sets it)",
+                   (int)shape->reg_hi, shape->nthreads, slots, file_size_text(regs, c, sizeof c), b, t);
+    else
+        exec_fault(x, NULL, NULL, -1, "memory-limit", 0,
+                   "global memory: %s allocated, and this launch needs %s more: %s exceeds the %s limit "
+                   "(--max-memory sets it)",
+                   file_size_text(global, a, sizeof a), file_size_text(launch, c, sizeof c), t, b);
+    return true;
 }
 
 SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunch *cfg,
@@ -593,9 +691,13 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     rc = SIM_ERR_NOMEM;
     launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi, &x.specials);
     ExecArena shape = {.nslots = x.nslots, .nsm = x.nsm, .per_sm = x.per_sm, .nwarps = x.nwarps,
-                       .nthreads = x.nthreads, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
+                       .nthreads = x.nthreads, .reg_lo = x.reg_lo, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
                        .shared_size = x.shared_size, .local_size = prog->local_size,
                        .tparam_size = prog->tparam_size};
+    rc = SIM_ERR_FAULT;
+    if (over_memory_limit(&x, &shape, opt->mem_limit))
+        goto done;
+    rc = SIM_ERR_NOMEM;
     ExecArena *ar = opt->arena ? *opt->arena : NULL;
     if (ar && arena_fits(ar, &shape)) {
         *opt->arena = NULL; /* ours while it runs */
@@ -628,6 +730,9 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         for (int k = 0; k < x.nwarps; k++)
             warp_setup(&x, b, &b->warps[k], k, opt->nsm > 0 ? opt->nsm : 1);
     }
+    stats->timing.on = false; /* a stats record reused from a timed launch */
+    if (cfg->timing && !timing_launch_begin(&x, opt)) /* timing hook */
+        goto done;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     stats->threads = (uint64_t)x.nthreads * x.nblocks;
@@ -639,15 +744,20 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         trace_writer_advance(x.trace, x.cycle);
     rc = x.faulted ? SIM_ERR_FAULT : SIM_OK;
 done:
+    if (x.tm) /* timing hook: a launch that stopped before the grid ran */
+        timing_launch_end(&x);
     if (x.arena) {
-        for (int i = 0; i < x.nslots; i++)
+        for (int i = 0; i < x.nslots; i++) {
             exec_async_block_end(&x, &x.blocks[i]);
+            exec_tile_block_end(&x, &x.blocks[i], false);
+        }
         if (opt->arena && !*opt->arena) /* keep it for the next launch of this shape */
             *opt->arena = x.arena;
         else
             exec_arena_free(x.arena);
     }
     exec_printf_finish(&x);
+    stats->printf_dropped = x.out_dropped;
     *out = x.out;
     *out_len = x.out_len;
     return rc;

@@ -19,7 +19,13 @@
  * warp per scheduler, a random SM order per round and random slice
  * lengths), adversarial (each scheduler keeps issuing one warp and only now
  * and then switches, at random, so warps and blocks drift far apart -- the
- * opposite extreme of lockstep). */
+ * opposite extreme of lockstep).
+ *
+ * Timing model (x->tm, DeviceLaunch.timing): the same loop, but the model
+ * picks (timing_pick: a ready warp, greedy-then-oldest), a warp issues one
+ * instruction per turn (timing_issue), idle cycles are skipped
+ * (timing_next_cycle) and slices are short (TIMING_SLICE) so SMs stay
+ * close in modelled time.  Hooks are marked "timing hook". */
 #include "exec_int.h"
 
 #include <stdlib.h>
@@ -29,6 +35,8 @@
 #define BURST_MAX 64
 /* Cycles one SM runs before the next SM takes its turn (see the top). */
 #define SLICE 4096
+/* With the timing model: SMs share L2 and DRAM, so they take shorter turns. */
+#define TIMING_SLICE 256
 /* Adversarial: a scheduler switches warps with probability 1/SWITCH. */
 #define ADVERSARIAL_SWITCH 128
 
@@ -64,6 +72,8 @@ static void block_dispatch(Exec *x, Block *b)
         exec_warp_init(x, b, &b->warps[k], k);
     x->stats->warps += (uint64_t)x->nwarps;
     x->sms[b->sm].live++;
+    if (x->tm) /* timing hook */
+        timing_block_begin(x, b);
     if (x->trace)
         exec_trace_block(x, b, true);
     if (x->race)
@@ -75,7 +85,10 @@ static void block_retire(Exec *x, Block *b)
     b->live = false;
     x->sms[b->sm].live--;
     x->stats->blocks++;
+    if (x->tm) /* timing hook */
+        timing_block_end(x, b);
     exec_async_block_end(x, b);
+    exec_tile_block_end(x, b, true);
     if (x->trace)
         exec_trace_block(x, b, false);
     if (x->race)
@@ -134,6 +147,8 @@ static void block_stalled(Exec *x, Block *b)
 /* The warp scheduler q of sm issues next, or NULL when none is ready. */
 static Warp *pick(Exec *x, SimSM *sm, int q)
 {
+    if (x->tm) /* timing hook: the model picks */
+        return timing_pick(x, sm, q);
     int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0; /* its share: q, q+4, ... */
     if (!n)
         return NULL;
@@ -177,15 +192,19 @@ static uint64_t burst(Exec *x, Warp *w)
 {
     const SimInst *insts = x->prog->insts;
     uint64_t k = 0;
+    if (x->tm) { /* timing hook: one instruction, timed */
+        timing_issue(x, w);
+        return 1;
+    }
     do {
         if (x->cfg->on_issue && exec_view_call(x, w) != 0) {
             exec_fault(x, w, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
             return k ? k : 1;
         }
-        exec_issue(x, w);
-        k++;
-    } while (k < BURST_MAX && w->run && w->conv && !x->faulted && !insts[w->upc].visible);
-    return k;
+        k += exec_issue(x, w); /* a tile marker takes no issue slot */
+    } while (w->run && !x->faulted &&
+             (k == 0 || (k < BURST_MAX && w->conv && !insts[w->upc].visible)));
+    return k ? k : 1;
 }
 
 /* One cycle of one SM: each free scheduler issues; then the blocks of
@@ -313,6 +332,8 @@ void exec_sched_run(Exec *x)
     bool randomized = x->cfg->schedule != DEVICE_SCHED_ROUNDROBIN;
     /* traced: shorter slices keep the events held per round few */
     uint64_t slice = !x->trace ? SLICE : trace_writer_level(x->trace) >= TRACE_LEVEL_INSTRUCTIONS ? 32 : 256;
+    if (x->tm && slice > TIMING_SLICE) /* timing hook */
+        slice = TIMING_SLICE;
     uint64_t c0 = 0, end = 0;
     if (x->trace)
         trace_writer_hold(x->trace, true);
@@ -328,7 +349,12 @@ void exec_sched_run(Exec *x)
             while (sm->now < limit && sm->live && !x->faulted) {
                 x->cycle = sm->now;
                 bool freed = sm_cycle(x, sm);
-                sm->now++;
+                if (x->tm) { /* timing hook: skip idle cycles, not past the slice (traces) */
+                    uint64_t next = timing_next_cycle(x, sm);
+                    sm->now = next < limit ? next : limit;
+                } else {
+                    sm->now++;
+                }
                 if (freed)
                     break; /* the next block goes where room appeared first */
             }
@@ -356,5 +382,7 @@ void exec_sched_run(Exec *x)
     if (x->trace)
         trace_writer_hold(x->trace, false);
     x->cycle = end > x->end_cycle ? end : x->end_cycle;
+    if (x->tm) /* timing hook */
+        timing_launch_end(x);
     free(act);
 }

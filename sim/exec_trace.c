@@ -4,6 +4,7 @@
  * trace events (trace.h) and decide by level what gets written.  The cycle
  * is the launch's cycle clock (exec_sched.c; see traces/FORMAT.md). */
 #include "exec_int.h"
+#include "timing.h"
 
 #include <string.h>
 
@@ -72,36 +73,13 @@ static uint8_t trace_space(int sp)
     }
 }
 
-/* Shared-memory bank conflict degree: 32 banks of 4-byte words; lanes that
- * read the same word share it (broadcast).  Accesses wider than 4 bytes go
- * in phases of 128 bytes (half warps for 8 bytes, quarter warps for 16).
- * The degree is the most distinct words any bank serves in one phase. */
+/* Shared-memory bank conflict degree: the most distinct words one bank
+ * serves in one phase (timing_smem.c). */
 static uint8_t bank_conflicts(uint32_t m, const uint64_t addr[WARP], unsigned size)
 {
-    int per_phase = size <= 4 ? WARP : (int)(128 / size);
-    if (per_phase < 1)
-        per_phase = 1;
-    int worst = 1;
-    for (int p0 = 0; p0 < WARP; p0 += per_phase) {
-        uint64_t words[32][WARP];
-        int n[32];
-        memset(n, 0, sizeof n);
-        for (int l = p0; l < p0 + per_phase && l < WARP; l++) {
-            if (!(m >> l & 1))
-                continue;
-            uint64_t w0 = addr[l] / 4, w1 = (addr[l] + (size ? size : 1) - 1) / 4;
-            for (uint64_t wd = w0; wd <= w1 && wd - w0 < 32; wd++) {
-                int b = (int)(wd % 32), k;
-                for (k = 0; k < n[b] && words[b][k] != wd; k++)
-                    ;
-                if (k == n[b] && n[b] < WARP)
-                    words[b][n[b]++] = wd;
-                if (n[b] > worst)
-                    worst = n[b];
-            }
-        }
-    }
-    return (uint8_t)(worst > 32 ? 32 : worst);
+    int degree;
+    timing_smem_wavefronts(m, addr, size, &degree, NULL);
+    return (uint8_t)degree;
 }
 
 void exec_trace_mem(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int kind)

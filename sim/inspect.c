@@ -159,9 +159,10 @@ bool view_reg(const SimView *v, uint64_t block, int warp, int lane, const char *
             if (is_pred)
                 *is_pred = p;
             /* a register no instruction uses has no storage (exec_launch keeps only
-             * the used span): it was never written, so it holds 0 */
+             * the used span [reg_lo, reg_hi); other warps' registers may lie
+             * beside it): it was never written, so it holds 0 */
             *value = p ? (w->p[pred] >> lane & 1)
-                       : slot < x->reg_hi ? w->r[(size_t)slot * WARP + (size_t)lane] : 0;
+                       : slot >= x->reg_lo && slot < x->reg_hi ? w->r[(size_t)slot * WARP + (size_t)lane] : 0;
             return true;
         }
         if (p)

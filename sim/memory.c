@@ -11,7 +11,13 @@ struct Memory {
     uint64_t next;      /* next free address */
     int next_id;
     MemAlloc *last;     /* last hit */
+    uint64_t bytes;     /* sum of live allocations' sizes */
 };
+
+uint64_t mem_bytes(const Memory *m)
+{
+    return m->bytes;
+}
 
 Memory *mem_new(void)
 {
@@ -62,6 +68,7 @@ MemAlloc *mem_alloc(Memory *m, uint64_t size, const char *name)
      * faults instead of landing in the next one, as it may on a GPU */
     m->next = (m->next + size + MEM_GUARD + 255) & ~255ull;
     m->a[m->n++] = x; /* addresses only grow: stays sorted */
+    m->bytes += size;
     return x;
 }
 
@@ -71,10 +78,24 @@ bool mem_release(Memory *m, uint64_t addr)
         if (m->a[i]->addr == addr) {
             if (m->last == m->a[i])
                 m->last = NULL;
+            m->bytes -= m->a[i]->size;
             free(m->a[i]->host);
             free(m->a[i]);
             memmove(&m->a[i], &m->a[i + 1], (size_t)(m->n - i - 1) * sizeof *m->a);
             m->n--;
+            /* addresses and buffer numbers continue from the highest live
+             * allocation: a launch that frees what it allocated leaves the
+             * device as it found it, so the next launch sees the same
+             * addresses (and the same fault messages) whatever ran before
+             * -- on this device or, in parallel, on another one */
+            if (m->n == 0) {
+                m->next = MEM_GLOBAL_BASE;
+                m->next_id = 0;
+            } else {
+                const MemAlloc *top = m->a[m->n - 1];
+                m->next = (top->addr + top->size + MEM_GUARD + 255) & ~255ull;
+                m->next_id = top->id;
+            }
             return true;
         }
     }

@@ -35,7 +35,12 @@ void mem_free_all(Memory *m);
  * instead of landing in the next allocation.
  * Returns the allocation or NULL when out of memory. */
 MemAlloc *mem_alloc(Memory *m, uint64_t size, const char *name);
-/* Free the allocation starting exactly at addr; false when there is none. */
+/* Bytes of every live allocation (what the program asked for). */
+uint64_t mem_bytes(const Memory *m);
+/* Free the allocation starting exactly at addr; false when there is none.
+ * The next allocation's address and number continue from the highest
+ * allocation still live, so allocations freed in any order leave the
+ * addresses as if they had never been made when they were the top ones. */
 bool mem_release(Memory *m, uint64_t addr);
 
 /* Bytes left unallocated after every global allocation (see mem_alloc). */

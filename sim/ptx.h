@@ -166,22 +166,22 @@ typedef enum {
     PTX_OPND_SINK       /* "_" */
 } PtxOpndKind;
 
-typedef struct PtxOperand {
+typedef struct PtxOperand {   /* (fields ordered to pack: 56 bytes) */
     PtxOpndKind kind;
-    bool neg;                 /* "!%p" (predicates) or "-" written before a
-                                 register; a minus before a number is folded
-                                 into ival / fbits instead */
     int reg;                  /* REG, ADDR with register base: index into func regs */
     int reg2;                 /* REG with "|%p": second register, else -1 */
     PtxSreg sreg;             /* SREG */
-    int64_t ival;             /* IMM_INT value; ADDR/VAR offset */
-    uint64_t fbits;           /* IMM_F32 (low 32 bits) / IMM_F64 bit pattern */
     int var;                  /* VAR, ADDR with variable base: index into
                                  var_scope's table, else -1 */
-    bool var_is_module;       /* var indexes PtxModule.vars, else PtxFunc.vars */
     int target;               /* LABEL: instruction index; FUNC: function index */
-    struct PtxOperand *elems; /* VEC, LIST */
     int n_elems;
+    bool neg;                 /* "!%p" (predicates) or "-" written before a
+                                 register; a minus before a number is folded
+                                 into ival / fbits instead */
+    bool var_is_module;       /* var indexes PtxModule.vars, else PtxFunc.vars */
+    int64_t ival;             /* IMM_INT value; ADDR/VAR offset */
+    uint64_t fbits;           /* IMM_F32 (low 32 bits) / IMM_F64 bit pattern */
+    struct PtxOperand *elems; /* VEC, LIST */
 } PtxOperand;
 
 /* ---- instructions ----------------------------------------------------- */
@@ -191,18 +191,39 @@ typedef struct PtxOperand {
 #define PTX_MAX_MODS 12
 #define PTX_MAX_OPNDS 8
 
+/* mods and opnds point into the module's arena and hold exactly n_mods and
+ * n_opnds elements (at most PTX_MAX_MODS / PTX_MAX_OPNDS), so that a
+ * million instructions take memory in proportion to what they say. */
 typedef struct {
     const char *opcode;            /* "ld" */
-    const char *mods[PTX_MAX_MODS];/* {"global","nc","v4","f32"}: without dots */
+    const char **mods;             /* {"global","nc","v4","f32"}: without dots */
     int n_mods;
     int guard;                     /* predicate register index, or -1 */
     bool guard_neg;                /* "@!%p" */
-    PtxOperand opnds[PTX_MAX_OPNDS];
+    PtxOperand *opnds;
     int n_opnds;
     int ptx_line;                  /* line in the PTX text */
     int ptx_col;                   /* column of the opcode */
     int loc;                       /* index into PtxModule.locs, or -1 */
 } PtxInst;
+
+/* ---- tile markers (ptx_tile.c) -------------------------------------------- */
+
+/* lessons/include/tile.cuh marks each tile operation with a comment
+ * "//@ tile.OP a, b, ...;" that ptxas ignores.  The parser reads it as an
+ * instruction with opcode "tile", one modifier (the operation) and its
+ * operands (registers or integer constants; the layouts are in ptx_tile.c),
+ * and rejects a malformed one like any bad instruction. */
+typedef enum {
+    PTX_TILE_LOAD, PTX_TILE_STORE, PTX_TILE_GATHER, PTX_TILE_SCATTER, PTX_TILE_ATOM,
+    PTX_TILE_ELEM, PTX_TILE_END, PTX_TILE_REDUCE, PTX_TILE_MATMUL,
+    PTX_TILE_COUNT
+} PtxTileOp;
+
+/* The PtxTileOp of a tile marker; -1 for any other instruction. */
+int ptx_tile_op(const PtxInst *in);
+/* "load", "atom", ...; "?" when out of range. */
+const char *ptx_tile_op_name(int op);
 
 /* ---- functions and the module ----------------------------------------- */
 
@@ -262,6 +283,11 @@ PtxModule *ptx_parse_module(const char *path, const char *text, size_t len,
                             SimError *err);
 
 void ptx_module_free(PtxModule *m);
+
+/* Bytes the module holds (its arena: the text copy, every function,
+ * instruction, operand and string), for checks that memory grows in
+ * proportion to the input. */
+size_t ptx_module_bytes(const PtxModule *m);
 
 /* Index of the function called name, or -1. */
 int ptx_find_func(const PtxModule *m, const char *name);

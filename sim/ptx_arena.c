@@ -39,6 +39,11 @@ void ptx_arena_free(struct PtxArena *a)
     free(a);
 }
 
+size_t ptx_arena_bytes(const struct PtxArena *a)
+{
+    return a ? a->total : 0;
+}
+
 void *ptx_arena_alloc(struct PtxArena *a, size_t n)
 {
     if (n > PTX_LIM_ARENA)

@@ -282,6 +282,8 @@ void ptx_inst_parse(PtxParser *p)
     char d[64];
     PtxFunc *f = &p->m->funcs[p->fn];
     PtxInst in;
+    const char *mods[PTX_MAX_MODS];
+    PtxOperand opnds[PTX_MAX_OPNDS];
     memset(&in, 0, sizeof in);
     in.guard = -1;
     in.loc = p->cur_loc;
@@ -316,7 +318,7 @@ void ptx_inst_parse(PtxParser *p)
         else if (part > PTX_MAX_MODS)
             ptx_fail(p, t, "more than %d modifiers on '%s'", PTX_MAX_MODS, in.opcode);
         else
-            in.mods[part - 1] = w;
+            mods[part - 1] = w;
         part++;
         st = i + 1;
     }
@@ -326,7 +328,8 @@ void ptx_inst_parse(PtxParser *p)
         for (;;) {
             if (in.n_opnds == PTX_MAX_OPNDS)
                 ptx_fail(p, ptx_peek(p), "more than %d operands for '%s'", PTX_MAX_OPNDS, in.opcode);
-            parse_operand(p, &in.opnds[in.n_opnds], (Slot){idx, in.n_opnds, -1, 0});
+            memset(&opnds[in.n_opnds], 0, sizeof opnds[0]);
+            parse_operand(p, &opnds[in.n_opnds], (Slot){idx, in.n_opnds, -1, 0});
             in.n_opnds++;
             if (!ptx_accept(p, ','))
                 break;
@@ -336,6 +339,19 @@ void ptx_inst_parse(PtxParser *p)
     if (!ptx_is_punct(semi, ';'))
         ptx_fail(p, semi, "expected ';' after instruction, found %s", ptx_tok_describe(semi, d, sizeof d));
     ptx_next(p);
+    /* exactly as many modifiers and operands as written, in the arena */
+    if (in.n_mods) {
+        const char **m = ptx_alloc(p, (size_t)in.n_mods * sizeof *m);
+        memcpy(m, mods, (size_t)in.n_mods * sizeof *m);
+        in.mods = m;
+    }
+    if (in.n_opnds) {
+        PtxOperand *o = ptx_alloc(p, (size_t)in.n_opnds * sizeof *o);
+        memcpy(o, opnds, (size_t)in.n_opnds * sizeof *o);
+        in.opnds = o;
+    }
+    if (!strcmp(in.opcode, "tile"))
+        ptx_tile_check(p, &in, t);
     if (f->n_insts == p->insts_cap)
         f->insts = ptx_arena_grow(p, f->insts, f->n_insts, &p->insts_cap, sizeof *f->insts);
     f->insts[f->n_insts++] = in;

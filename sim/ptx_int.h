@@ -30,6 +30,8 @@
 struct PtxArena;
 struct PtxArena *ptx_arena_new(void);
 void ptx_arena_free(struct PtxArena *a);
+/* bytes taken from malloc so far */
+size_t ptx_arena_bytes(const struct PtxArena *a);
 /* n zeroed bytes aligned to 16; NULL when out of memory or past the limit. */
 void *ptx_arena_alloc(struct PtxArena *a, size_t n);
 
@@ -92,6 +94,8 @@ typedef struct {
     size_t icap, in;
 
     PtxMap mod_vars, mod_funcs;
+    PtxMap pnames;          /* parameter names of the list being parsed */
+    PtxVar *pvec; int pvec_cap; /* that list, before it moves to the arena */
     int vars_cap, funcs_cap, locs_cap, files_cap;
     uint64_t init_total;
     long total_regs;
@@ -131,6 +135,9 @@ void ptx_vec_reserve(PtxParser *p, void **v, int *cap, int need, size_t sz);
 /* grow an arena array (old contents copied) */
 void *ptx_arena_grow(PtxParser *p, void *old, int n, int *cap, size_t sz);
 const char *ptx_intern(PtxParser *p, const char *s, size_t len);
+/* A parsed "tile" instruction (a tile.cuh marker): fail at t unless its
+ * operation and operands have the documented shape (ptx_tile.c). */
+void ptx_tile_check(PtxParser *p, const PtxInst *in, const PtxToken *t);
 const char *ptx_tok_intern(PtxParser *p, const PtxToken *t);
 
 /* token helpers (ptx_parse.c) */

@@ -6,6 +6,8 @@
 #include "ptx_lex.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +141,12 @@ static SimStatus lex_number(Lexer *L)
                 return lex_error(L, st, "float literal too long:", s, (int)(k - st));
             memcpy(buf, s, k - st);
             buf[k - st] = 0;
+            /* ptxas refuses a literal beyond the double range ("1e99999");
+             * strtod would quietly make it infinity */
+            errno = 0;
             double d = strtod(buf, NULL);
+            if (errno == ERANGE && isinf(d))
+                return lex_error(L, st, "float literal out of range (beyond 1.8e308):", s, (int)(k - st));
             PtxToken *t = push(L, PTX_TOK_F64, st, k - st);
             if (!t)
                 return SIM_ERR_NOMEM;
@@ -203,6 +210,17 @@ SimStatus ptx_lex(const char *path, const char *text, size_t len,
             continue;
         }
         if (c == '/' && L.i + 1 < L.n && L.s[L.i + 1] == '/') {
+            /* "//@ tile.": a tile marker of tile.cuh (ptx_tile.c): lex on
+             * after the "//@" as if it were code */
+            if (L.i + 2 < L.n && L.s[L.i + 2] == '@') {
+                size_t k = L.i + 3;
+                while (k < L.n && (L.s[k] == ' ' || L.s[k] == '\t'))
+                    k++;
+                if (L.n - k >= 5 && !memcmp(L.s + k, "tile.", 5)) {
+                    L.i = k;
+                    continue;
+                }
+            }
             while (L.i < L.n && L.s[L.i] != '\n')
                 L.i++;
             continue;

@@ -254,6 +254,9 @@ static void parse_params(PtxParser *p, PtxVar **out, int *n_out, const char *wha
     const PtxToken *open = ptx_next(p);
     PtxVar *v = NULL;
     int n = 0, cap = 0;
+    /* names seen so far: a map, so that a million parameters stay linear */
+    PtxMap *seen = &p->pnames;
+    ptx_map_free(seen);
     if (!ptx_is_punct(ptx_peek(p), ')')) {
         for (;;) {
             const PtxToken *t = ptx_peek(p);
@@ -262,12 +265,14 @@ static void parse_params(PtxParser *p, PtxVar **out, int *n_out, const char *wha
                 ptx_fail(p, t, "expected '.param' in the %s list, found %s", what,
                          ptx_tok_describe(t, d, sizeof d));
             }
-            if (n == cap)
-                v = ptx_arena_grow(p, v, n, &cap, sizeof *v);
+            ptx_vec_reserve(p, (void **)&p->pvec, &p->pvec_cap, n + 1, sizeof *v);
+            v = p->pvec;
+            memset(&v[n], 0, sizeof *v);
             ptx_decl_param(p, &v[n]);
-            for (int i = 0; i < n; i++)
-                if (v[i].name == v[n].name)
-                    ptx_fail(p, t, "duplicate parameter '%s'", v[n].name);
+            if (ptx_map_get(seen, v[n].name) >= 0)
+                ptx_fail(p, t, "duplicate parameter '%s'", v[n].name);
+            if (!ptx_map_set(seen, v[n].name, n))
+                ptx_nomem(p);
             n++;
             if (ptx_accept(p, ','))
                 continue;
@@ -275,19 +280,26 @@ static void parse_params(PtxParser *p, PtxVar **out, int *n_out, const char *wha
         }
     }
     (void)open;
+    (void)cap;
     ptx_expect(p, ')', what[0] == 'r' ? "after the return parameters" : "after the parameter list");
-    *out = v;
+    /* exactly n in the arena: no trail of doubled copies */
+    *out = NULL;
+    if (n) {
+        *out = ptx_alloc(p, (size_t)n * sizeof *v);
+        memcpy(*out, v, (size_t)n * sizeof *v);
+    }
     *n_out = n;
 }
 
+/* ".reqntid 256, 1, 1": every dimension at least 1, as ptxas requires */
 static void parse_dims3(PtxParser *p, int out[3], const char *what)
 {
-    out[0] = (int)ptx_expect_int(p, what, 0, INT_MAX);
+    out[0] = (int)ptx_expect_int(p, what, 1, INT_MAX);
     out[1] = out[2] = 1;
     if (ptx_accept(p, ',')) {
-        out[1] = (int)ptx_expect_int(p, what, 0, INT_MAX);
+        out[1] = (int)ptx_expect_int(p, what, 1, INT_MAX);
         if (ptx_accept(p, ','))
-            out[2] = (int)ptx_expect_int(p, what, 0, INT_MAX);
+            out[2] = (int)ptx_expect_int(p, what, 1, INT_MAX);
     }
 }
 
@@ -453,6 +465,8 @@ static void parser_free(PtxParser *p)
     free(p->istrs);
     ptx_map_free(&p->mod_vars);
     ptx_map_free(&p->mod_funcs);
+    ptx_map_free(&p->pnames);
+    free(p->pvec);
     ptx_map_free(&p->fregs);
     ptx_map_free(&p->fvars);
     ptx_map_free(&p->flabels);
@@ -534,6 +548,11 @@ void ptx_module_free(PtxModule *m)
         return;
     ptx_arena_free(m->arena);
     free(m);
+}
+
+size_t ptx_module_bytes(const PtxModule *m)
+{
+    return m ? ptx_arena_bytes(m->arena) : 0;
 }
 
 int ptx_find_func(const PtxModule *m, const char *name)

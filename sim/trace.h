@@ -1,4 +1,4 @@
-/* trace.h: execution traces, format v1 (specified byte by byte in
+/* trace.h: execution traces, format v2 (specified byte by byte in
  * traces/FORMAT.md).  The executor writes one through TraceWriter while a
  * launch runs (hooks in exec_*.c, only when DeviceLaunch.trace_path is set);
  * everything else -- `warpsim trace dump/export`, the tests, later the
@@ -20,7 +20,9 @@
 #include "error.h"
 
 #define TRACE_MAGIC "WSTRACE1"
-#define TRACE_VERSION 1
+#define TRACE_VERSION 2          /* written; the reader also reads version 1 (v2 only
+                                    adds the TILE record, which a v1 reader skips) */
+#define TRACE_VERSION_MIN 1
 #define TRACE_NONE 0xffffffffu  /* "no string" / "unknown" in a uint32_t field */
 
 /* Levels of detail; each includes everything of the ones before it. */
@@ -47,6 +49,8 @@ typedef enum {
     TRACE_EV_COLLECTIVE = 0x09,   /* shfl/vote/match/redux/activemask */
     TRACE_EV_FAULT = 0x0a,
     TRACE_EV_RACE = 0x0b,         /* a race finding */
+    TRACE_EV_TILE = 0x0c,         /* a block passed one tile operation of
+                                     lessons/include/tile.cuh (v2, every level) */
     TRACE_EV_END = 0xff,          /* last record; never returned by trace_next */
     TRACE_EV_UNKNOWN = 0x100      /* a record of a type this reader does not know
                                      (skipped; u.unknown says which) */
@@ -69,6 +73,29 @@ enum { TRACE_ATOM_ADD = 0, TRACE_ATOM_MIN, TRACE_ATOM_MAX, TRACE_ATOM_AND, TRACE
  * add/min/max/and/or/xor). */
 enum { TRACE_COLL_SHFL = 0, TRACE_COLL_VOTE, TRACE_COLL_MATCH, TRACE_COLL_REDUX,
        TRACE_COLL_ACTIVEMASK, TRACE_COLL_COUNT };
+
+/* Tile operations (TRACE_EV_TILE). */
+enum { TRACE_TILE_LOAD = 0, TRACE_TILE_STORE, TRACE_TILE_GATHER, TRACE_TILE_SCATTER, TRACE_TILE_ATOM,
+       TRACE_TILE_REDUCE, TRACE_TILE_MATMUL, TRACE_TILE_COUNT };
+/* Element states in a tile record's list. */
+enum { TRACE_TILE_ELEM_OK = 0, TRACE_TILE_ELEM_MASKED, TRACE_TILE_ELEM_OUTSIDE, TRACE_TILE_ELEM_COUNT };
+/* Element types of tiles (tile.cuh's codes): 1 bool, 2 s32, 3 u32, 4 s64,
+ * 5 u64, 6 f32, 7 f64. */
+#define TRACE_TILE_DTYPE_MAX 7
+/* At most this many elements are listed in one tile record. */
+#define TRACE_TILE_MAX_LISTED 4096
+
+/* One listed element of a tile record.  gather/scatter: every element of the
+ * tile.  atom: the updates in the order they were applied (the atomic-order
+ * policy's choice), then the elements that were skipped. */
+typedef struct {
+    uint32_t elem;              /* element number in the tile (row-major) */
+    int64_t index;              /* the array index it named */
+    uint8_t state;              /* TRACE_TILE_ELEM_* */
+    uint8_t updated;            /* atom: this entry is an applied update */
+    uint32_t thread;            /* updated: the thread (in the block) that applied it */
+    uint64_t old, val;          /* updated: the value before and after */
+} TraceTileElem;
 
 /* The launch a trace describes (the header). */
 typedef struct {
@@ -133,6 +160,32 @@ typedef struct {
             uint64_t addr;
             const char *msg; uint32_t msg_len;
         } race;
+        struct {
+            uint8_t op;                                 /* TRACE_TILE_* */
+            uint8_t dtype;                              /* 1..TRACE_TILE_DTYPE_MAX */
+            uint8_t rank;                               /* 1 or 2 */
+            uint8_t sub;                                /* load/gather: Pad (0 zero, 1 -0,
+                                                           2 nan, 3 +inf, 4 -inf); atom:
+                                                           TRACE_ATOM_* (XCHG is EXCH);
+                                                           reduce: 0 sum, 1 max, 2 min */
+            uint8_t order, scope;                       /* atom: tile::Order, tile::Scope */
+            uint32_t seq;                               /* the block's seq-th tile operation */
+            int32_t ti, tj;                             /* load/store: tile-space index
+                                                           (rank 1: ti 0, tj the index) */
+            uint32_t rows, cols;                        /* the array's extent (rank 1: 1 x n) */
+            uint32_t tm, tn, tk;                        /* the tile's shape M x N (rank 1:
+                                                           1 x N); matmul: (M x K)(K x N) */
+            uint64_t base;                              /* the array's address */
+            uint32_t nelem;                             /* elements of the tile */
+            uint32_t special;                           /* load: padded; store: dropped;
+                                                           gather: padded (masked or outside);
+                                                           scatter: dropped; atom: skipped */
+            uint32_t nlisted;                           /* listed elements (<= nelem) */
+            const TraceTileElem *list;                  /* writer: the nlisted entries */
+            const uint8_t *enc;                         /* reader: their encoding (decode
+                                                           with trace_tile_elems) */
+            uint32_t enc_len;
+        } tile;
         struct { uint32_t code, len; } unknown;         /* TRACE_EV_UNKNOWN */
     } u;
 } TraceEvent;
@@ -180,9 +233,16 @@ uint32_t trace_crc32(uint32_t crc, const void *data, size_t n);
 
 enum { TRACE_READ_NO_CRC = 1 };  /* skip the CRC check (fuzzing only) */
 
+/* The largest trace file trace_open_file reads (it holds the whole file in
+ * memory): a bigger one is refused before anything is read ("the trace is
+ * 3 GiB, over the 2 GiB limit"); record such a run at a lower --trace-level. */
+#define TRACE_READ_MAX ((size_t)2 << 30)
+
 /* Open and validate a whole trace.  name labels errors.  On bad input:
  * NULL and SIM_ERR_PARSE with the byte offset in err->msg ("byte 123:
- * ..."), also in err->col; SIM_ERR_IO when the file cannot be read.
+ * ..."), also in err->col; SIM_ERR_IO when the file cannot be read, is
+ * not a regular file (a device, a FIFO: refused before any read) or is over
+ * TRACE_READ_MAX bytes.
  * trace_open_mem copies data. */
 TraceReader *trace_open_file(const char *path, SimError *err);
 TraceReader *trace_open_mem(const char *name, const void *data, size_t len, unsigned flags,
@@ -205,6 +265,17 @@ void trace_rewind(TraceReader *r);
  * ev point into r.  (The whole file was validated at open: no errors.) */
 bool trace_next(TraceReader *r, TraceEvent *ev);
 
+/* The listed elements of a TRACE_EV_TILE event from trace_next: up to cap
+ * into out (in record order); returns how many were written.  (The reader
+ * validated them at open.) */
+uint32_t trace_tile_elems(const TraceEvent *ev, TraceTileElem *out, uint32_t cap);
+
+/* One line describing a TRACE_EV_TILE event into buf (always terminated):
+ * "load f32 tile 2 of 64 in [150]: 42 padded (nan)", "atom.add s32 256
+ * elements on [300] (relaxed, block scope): 240 updates, 16 skipped", ...
+ * Returns buf. */
+char *trace_tile_summary(const TraceEvent *ev, char *buf, size_t cap);
+
 /* Names for text output: "dispatch", "global", "add", "shfl", "blocks"... */
 const char *trace_event_name(int type);
 const char *trace_level_name(int level);
@@ -213,6 +284,9 @@ const char *trace_space_name(int space);
 const char *trace_mem_kind_name(int kind);
 const char *trace_atom_op_name(int op);
 const char *trace_coll_name(int kind);
+const char *trace_tile_op_name(int op);          /* "load", "atom", ... */
+const char *trace_tile_dtype_name(int dtype);    /* "f32", "s32", ... */
+const char *trace_tile_pad_name(int pad);        /* "zero", "-0", "nan", "+inf", "-inf" */
 
 /* ---- text and Perfetto JSON (trace_text.c) ----------------------------- */
 

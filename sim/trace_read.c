@@ -1,10 +1,12 @@
-/* trace_read.c: the trace reader (format v1, traces/FORMAT.md).  Opening a
+/* trace_read.c: the trace reader (formats v1 and v2, traces/FORMAT.md).  Opening a
  * trace validates all of it -- header, string table, every record's length,
  * fields and indices, the END record, the CRC-32 -- so that iterating
  * afterwards cannot fail.  Bad bytes give SIM_ERR_PARSE with the offset of
  * the problem ("byte 1234: ..."); nothing here trusts a length or an index
  * it has not checked.  Everything that reads traces goes through here. */
 #include "trace.h"
+
+#include "file_read.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -162,6 +164,42 @@ static uint32_t rd_u32le(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
+/* One listed tile element (TRACE_EV_TILE) from c; nelem and nthreads bound
+ * its fields. */
+static void get_tile_elem(Cur *c, uint32_t nelem, uint32_t nthreads, TraceTileElem *e)
+{
+    e->elem = get_below(c, nelem, "tile element number outside the tile");
+    size_t at = c->pos;
+    int64_t ix = get_zig(c);
+    if (!c->why && (ix < INT32_MIN || ix > INT32_MAX))
+        bad(c, at, "tile element index does not fit 32 bits");
+    e->index = ix;
+    at = c->pos;
+    uint8_t st = get_u8(c);
+    if (!c->why && ((st & 3) >= TRACE_TILE_ELEM_COUNT || st > 7 || ((st & 4) && (st & 3))))
+        bad(c, at, "unknown tile element state");
+    e->state = st & 3;
+    e->updated = (st & 4) != 0;
+    e->thread = 0;
+    e->old = e->val = 0;
+    if (e->updated) {
+        e->thread = get_below(c, nthreads, "tile update thread outside the block");
+        e->old = get_var(c);
+        e->val = get_var(c);
+    }
+}
+
+uint32_t trace_tile_elems(const TraceEvent *ev, TraceTileElem *out, uint32_t cap)
+{
+    if (ev->type != TRACE_EV_TILE || !ev->u.tile.enc)
+        return 0;
+    Cur c = {ev->u.tile.enc, 0, ev->u.tile.enc_len, NULL, 0};
+    uint32_t n = 0;
+    for (; n < ev->u.tile.nlisted && n < cap && !c.why; n++)
+        get_tile_elem(&c, ev->u.tile.nelem, 65536, &out[n]);
+    return c.why ? 0 : n;
+}
+
 /* Decode the record at *pos into ev, advancing *pos and the delta state.
  * On bad bytes: false with c.why / c.why_at (an absolute offset). */
 static bool decode(const TraceReader *r, size_t *pos, uint64_t *pblock, uint64_t *pcycle, TraceEvent *ev,
@@ -315,6 +353,54 @@ static bool decode(const TraceReader *r, size_t *pos, uint64_t *pblock, uint64_t
         ev->u.race.addr = get_var(&c);
         ev->u.race.msg = get_text(&c, &ev->u.race.msg_len);
         break;
+    case TRACE_EV_TILE: {
+        __typeof__(ev->u.tile) *t = &ev->u.tile;
+        t->op = get_byte_below(&c, TRACE_TILE_COUNT, "unknown tile operation");
+        at = c.pos;
+        t->dtype = get_u8(&c);
+        if (!c.why && (t->dtype < 1 || t->dtype > TRACE_TILE_DTYPE_MAX))
+            bad(&c, at, "unknown tile element type");
+        at = c.pos;
+        t->rank = get_u8(&c);
+        if (!c.why && t->rank != 1 && t->rank != 2)
+            bad(&c, at, "tile rank is not 1 or 2");
+        t->sub = get_byte_below(&c, TRACE_ATOM_COUNT, "tile sub-operation over 9");
+        t->order = get_byte_below(&c, 4, "tile atomic order over 3");
+        t->scope = get_byte_below(&c, 3, "tile atomic scope over 2");
+        t->seq = get_u32v(&c);
+        at = c.pos;
+        int64_t ti = get_zig(&c), tj = get_zig(&c);
+        if (!c.why && (ti < INT32_MIN || ti > INT32_MAX || tj < INT32_MIN || tj > INT32_MAX))
+            bad(&c, at, "tile-space index does not fit 32 bits");
+        t->ti = (int32_t)ti;
+        t->tj = (int32_t)tj;
+        t->rows = get_u32v(&c);
+        t->cols = get_u32v(&c);
+        at = c.pos;
+        t->tm = get_u32v(&c);
+        t->tn = get_u32v(&c);
+        t->tk = get_u32v(&c);
+        if (!c.why && (!t->tm || !t->tn || t->tm > 65536 || t->tn > 65536 || t->tk > 65536 ||
+                       (uint64_t)t->tm * t->tn > 1u << 24))
+            bad(&c, at, "tile shape is empty or too large");
+        t->base = get_var(&c);
+        at = c.pos;
+        t->nelem = get_u32v(&c);
+        if (!c.why && t->nelem > 1u << 24)
+            bad(&c, at, "tile element count over 2^24");
+        t->special = get_u32v(&c);
+        at = c.pos;
+        t->nlisted = get_u32v(&c);
+        if (!c.why && (t->nlisted > t->nelem || t->nlisted > TRACE_TILE_MAX_LISTED))
+            bad(&c, at, "more listed tile elements than the tile has");
+        t->enc = c.d + c.pos;
+        size_t start = c.pos;
+        TraceTileElem e;
+        for (uint32_t k = 0; k < t->nlisted && !c.why; k++)
+            get_tile_elem(&c, t->nelem, r->nwarps * 32, &e);
+        t->enc_len = (uint32_t)(c.pos - start);
+        break;
+    }
     case TRACE_EV_END:
         get_var(&c); /* event count, status, final cycle: checked by the caller */
         get_var(&c);
@@ -370,9 +456,9 @@ static SimStatus read_header(TraceReader *r, const char *name, SimError *err)
         return parse_error(err, name, r->len, "the header is cut short: %zu of %d bytes", r->len,
                            HEADER_SIZE);
     unsigned version = d[8] | (unsigned)d[9] << 8;
-    if (version != TRACE_VERSION)
-        return parse_error(err, name, 8, "format version %u; this warpsim reads version %d", version,
-                           TRACE_VERSION);
+    if (version < TRACE_VERSION_MIN || version > TRACE_VERSION)
+        return parse_error(err, name, 8, "format version %u; this warpsim reads versions %d to %d", version,
+                           TRACE_VERSION_MIN, TRACE_VERSION);
     l->level = d[10];
     if (l->level > TRACE_LEVEL_MEMORY)
         return parse_error(err, name, 10, "level %u is not 0..3", l->level);
@@ -525,43 +611,13 @@ TraceReader *trace_open_mem(const char *name, const void *data, size_t len, unsi
 
 TraceReader *trace_open_file(const char *path, SimError *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        sim_error_set(err, SIM_ERR_IO, path, 0, 0, "cannot open: %s", strerror(errno));
+    /* a regular file only, and no more than TRACE_READ_MAX bytes of it: a
+     * device such as /dev/zero or a FIFO is refused before any read */
+    size_t len;
+    char *buf = file_read_all(path, TRACE_READ_MAX, "trace", &len, err);
+    if (!buf)
         return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    for (;;) {
-        if (!buf)
-            break;
-        if (len == cap) {
-            uint8_t *nb = cap < ((size_t)1 << 40) ? realloc(buf, cap * 2) : NULL;
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    bool rerr = ferror(f);
-    fclose(f);
-    if (!buf) {
-        sim_error_set(err, SIM_ERR_NOMEM, path, 0, 0, "out of memory reading the trace");
-        return NULL;
-    }
-    if (rerr) {
-        free(buf);
-        sim_error_set(err, SIM_ERR_IO, path, 0, 0, "read error");
-        return NULL;
-    }
-    return open_owned(path, buf, len, 0, err); /* no second copy of a big file */
+    return open_owned(path, (uint8_t *)buf, len, 0, err); /* no second copy of a big file */
 }
 
 void trace_close(TraceReader *r)
@@ -622,6 +678,7 @@ const char *trace_event_name(int type)
     case TRACE_EV_COLLECTIVE: return "collective";
     case TRACE_EV_FAULT: return "fault";
     case TRACE_EV_RACE: return "race";
+    case TRACE_EV_TILE: return "tile";
     case TRACE_EV_END: return "end";
     default: return "unknown";
     }

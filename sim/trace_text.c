@@ -37,6 +37,32 @@ static const char *coll_mode(int kind, int mode)
     }
 }
 
+/* A tile record's listed elements: an atomic's updates in the order they
+ * were applied, then what was skipped; a gather's or scatter's masked and
+ * out-of-range elements. */
+static void tile_elements(FILE *f, const TraceEvent *e)
+{
+    static const char *states[] = {"", "masked off", "index outside the array"};
+    uint32_t n = e->u.tile.nlisted;
+    if (!n)
+        return;
+    TraceTileElem *el = malloc((size_t)n * sizeof *el);
+    if (!el)
+        return;
+    n = trace_tile_elems(e, el, n);
+    uint32_t shown = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        const TraceTileElem *x = &el[k];
+        if (x->updated)
+            fprintf(f, "\n%*s%u. element %u [%" PRId64 "] thread %u: 0x%" PRIx64 " -> 0x%" PRIx64, 24, "", ++shown,
+                    x->elem, x->index, x->thread, x->old, x->val);
+        else if (x->state != TRACE_TILE_ELEM_OK)
+            fprintf(f, "\n%*selement %u [%" PRId64 "]: %s", 24, "", x->elem, x->index,
+                    states[x->state < 3 ? x->state : 2]);
+    }
+    free(el);
+}
+
 /* The details of one event (after cycle, block and name). */
 static void event_details(FILE *f, const TraceReader *r, const TraceEvent *e)
 {
@@ -107,6 +133,12 @@ static void event_details(FILE *f, const TraceReader *r, const TraceEvent *e)
                 e->u.race.addr);
         put_text(f, e->u.race.msg, e->u.race.msg_len);
         break;
+    case TRACE_EV_TILE: {
+        char line[256];
+        fputs(trace_tile_summary(e, line, sizeof line), f);
+        tile_elements(f, e);
+        break;
+    }
     default:
         fprintf(f, "type 0x%02x, %u bytes (a later format; skipped)", e->u.unknown.code, e->u.unknown.len);
         break;

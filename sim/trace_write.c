@@ -44,13 +44,21 @@ uint32_t trace_crc32(uint32_t crc, const void *data, size_t n)
 
 /* ---- encoding ---------------------------------------------------------------- */
 typedef struct {
-    uint8_t b[REC_MAX];
-    size_t n;
+    uint8_t *b;               /* small, or a larger heap buffer (tile records) */
+    size_t n, cap;
+    uint8_t small[REC_MAX];
 } Buf;
+
+static void buf_init(Buf *b)
+{
+    b->b = b->small;
+    b->n = 0;
+    b->cap = REC_MAX;
+}
 
 static void put_u8(Buf *b, uint8_t v)
 {
-    if (b->n < REC_MAX)
+    if (b->n < b->cap)
         b->b[b->n++] = v;
 }
 
@@ -98,7 +106,7 @@ static void emit(TraceWriter *t, const void *p, size_t n)
 static void emit_record(TraceWriter *t, uint8_t type, const Buf *pl)
 {
     Buf h;
-    h.n = 0;
+    buf_init(&h);
     put_u8(&h, type);
     put_var(&h, pl->n);
     emit(t, h.b, h.n);
@@ -169,7 +177,19 @@ void trace_write_event(TraceWriter *t, const TraceEvent *ev)
             t->held = h;
             t->capheld = cap;
         }
-        t->held[t->nheld++] = *ev;
+        t->held[t->nheld] = *ev;
+        if (ev->type == TRACE_EV_TILE && ev->u.tile.list && ev->u.tile.nlisted) {
+            /* the caller's list lives only until it returns: keep a copy */
+            size_t sz = (size_t)ev->u.tile.nlisted * sizeof *ev->u.tile.list;
+            TraceTileElem *copy = malloc(sz);
+            if (!copy) {
+                t->io_error = true;
+                return;
+            }
+            memcpy(copy, ev->u.tile.list, sz);
+            t->held[t->nheld].u.tile.list = copy;
+        }
+        t->nheld++;
         return;
     }
     write_now(t, ev);
@@ -195,15 +215,73 @@ void trace_writer_hold(TraceWriter *t, bool hold)
     for (size_t i = 0; i < t->nheld; i++)
         t->held[i].offset = i;
     qsort(t->held, t->nheld, sizeof *t->held, held_cmp);
-    for (size_t i = 0; i < t->nheld; i++)
+    for (size_t i = 0; i < t->nheld; i++) {
         write_now(t, &t->held[i]);
+        if (t->held[i].type == TRACE_EV_TILE)
+            free((void *)t->held[i].u.tile.list);
+    }
     t->nheld = 0;
+}
+
+/* A tile record's listed elements, as many as fit below TILE_REC_MAX. */
+#define TILE_REC_MAX 60000
+static void put_tile(Buf *b, const TraceEvent *ev)
+{
+    const __typeof__(ev->u.tile) *t = &ev->u.tile;
+    put_u8(b, t->op);
+    put_u8(b, t->dtype);
+    put_u8(b, t->rank);
+    put_u8(b, t->sub);
+    put_u8(b, t->order);
+    put_u8(b, t->scope);
+    put_var(b, t->seq);
+    put_zig(b, t->ti);
+    put_zig(b, t->tj);
+    put_var(b, t->rows);
+    put_var(b, t->cols);
+    put_var(b, t->tm);
+    put_var(b, t->tn);
+    put_var(b, t->tk);
+    put_var(b, t->base);
+    put_var(b, t->nelem);
+    put_var(b, t->special);
+    uint32_t n = t->list ? t->nlisted : 0;
+    if (n > TRACE_TILE_MAX_LISTED)
+        n = TRACE_TILE_MAX_LISTED;
+    size_t at = b->n;  /* the count goes here once known: 3 bytes reserved */
+    put_u8(b, 0x80);
+    put_u8(b, 0x80);
+    put_u8(b, 0);
+    uint32_t k = 0;
+    for (; k < n && b->n + 40 < b->cap; k++) {
+        const TraceTileElem *e = &t->list[k];
+        put_var(b, e->elem);
+        put_zig(b, e->index);
+        put_u8(b, (uint8_t)(e->state | (e->updated ? 4 : 0)));
+        if (e->updated) {
+            put_var(b, e->thread);
+            put_var(b, e->old);
+            put_var(b, e->val);
+        }
+    }
+    /* a 3-byte varint (values below 2^21) */
+    b->b[at] = (uint8_t)(k | 0x80);
+    b->b[at + 1] = (uint8_t)((k >> 7) | 0x80);
+    b->b[at + 2] = (uint8_t)(k >> 14);
 }
 
 static void write_now(TraceWriter *t, const TraceEvent *ev)
 {
     Buf b;
-    b.n = 0;
+    buf_init(&b);
+    if (ev->type == TRACE_EV_TILE) {
+        b.b = malloc(TILE_REC_MAX);
+        if (!b.b) {
+            t->io_error = true;
+            return;
+        }
+        b.cap = TILE_REC_MAX;
+    }
     put_zig(&b, (int64_t)(ev->block - t->prev_block));
     put_var(&b, ev->cycle >= t->prev_cycle ? ev->cycle - t->prev_cycle : 0);
     t->prev_block = ev->block;
@@ -284,10 +362,15 @@ static void write_now(TraceWriter *t, const TraceEvent *ev)
         put_var(&b, ev->u.race.addr);
         put_text(&b, ev->u.race.msg, ev->u.race.msg_len);
         break;
+    case TRACE_EV_TILE:
+        put_tile(&b, ev);
+        break;
     default:
         return; /* not a type of this version */
     }
     emit_record(t, (uint8_t)ev->type, &b);
+    if (b.b != b.small)
+        free(b.b);
     t->nevents++;
 }
 
@@ -319,7 +402,7 @@ TraceWriter *trace_writer_open(const char *path, const TraceLaunch *l, const cha
     snprintf(t->path, sizeof t->path, "%s", path);
     t->level = l->level;
     Buf b;
-    b.n = 0;
+    buf_init(&b);
     memcpy(b.b, TRACE_MAGIC, 8);
     b.n = 8;
     put_u8(&b, TRACE_VERSION & 0xff);
@@ -362,7 +445,7 @@ SimStatus trace_writer_close(TraceWriter *t, int status, SimError *err)
         return SIM_OK;
     trace_writer_hold(t, false);
     Buf b;
-    b.n = 0;
+    buf_init(&b);
     put_zig(&b, 0);
     put_var(&b, 0);
     put_var(&b, t->nevents);
@@ -370,7 +453,7 @@ SimStatus trace_writer_close(TraceWriter *t, int status, SimError *err)
     put_var(&b, t->prev_cycle);
     /* the CRC covers every byte of the file before it */
     Buf h;
-    h.n = 0;
+    buf_init(&h);
     put_u8(&h, TRACE_EV_END);
     put_var(&h, b.n + 4);
     emit(t, h.b, h.n);
@@ -386,6 +469,9 @@ SimStatus trace_writer_close(TraceWriter *t, int status, SimError *err)
     if (t->io_error)
         rc = sim_error_set(err, SIM_ERR_IO, t->path, 0, 0, "writing trace file %s failed (disk full?)", t->path);
     free(t->iobuf);
+    for (size_t i = 0; i < t->nheld; i++)
+        if (t->held[i].type == TRACE_EV_TILE)
+            free((void *)t->held[i].u.tile.list);
     free(t->held);
     free(t);
     return rc;

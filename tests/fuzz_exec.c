@@ -21,6 +21,10 @@
  * (2,1,1) x block (64,1,1), 256 bytes of dynamic shared memory, a budget of
  * 20000 warp instructions.  Returns the load or launch status (faults are
  * fine); SIM_ERR_USAGE when the module has no entry the recipe can fill. */
+/* Set by tests/test_timing_identical.c to replay the corpus with the timing
+ * model on (DeviceLaunch.timing). */
+static bool fuzz_exec_timing __attribute__((unused));
+
 static SimStatus fuzz_exec_run(const char *text, size_t len)
 {
     SimError err;
@@ -68,7 +72,7 @@ static SimStatus fuzz_exec_run(const char *text, size_t len)
                          .smem = 256, .inst_budget = 20000,
                          .schedule = (int)(len % 3), .atomic_order = (int)(len / 3 % 4),
                          .divergence = (int)(len / 12 % 2), .seed = len,
-                         .checks = len & 1 ? DEVICE_CHECK_RACES : 0 };
+                         .checks = len & 1 ? DEVICE_CHECK_RACES : 0, .timing = fuzz_exec_timing };
     DeviceStats stats;
     DeviceFault fault;
     st = device_launch(m, entry, &cfg, args, &stats, &fault, &err);

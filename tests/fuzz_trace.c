@@ -45,6 +45,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 sink += (unsigned char)ev.u.race.msg[i];
         } else if (ev.type == TRACE_EV_ISSUE && ev.u.issue.file != TRACE_NONE) {
             sink += strlen(trace_string(r, ev.u.issue.file));
+        } else if (ev.type == TRACE_EV_TILE) {
+            TraceTileElem el[64];
+            char line[256];
+            uint32_t got = trace_tile_elems(&ev, el, 64);
+            if (got > ev.u.tile.nlisted || (ev.u.tile.nlisted && got != (ev.u.tile.nlisted < 64 ? ev.u.tile.nlisted : 64)))
+                __builtin_trap(); /* validated at open: every listed element decodes */
+            for (uint32_t i = 0; i < got; i++)
+                sink += el[i].elem + (size_t)el[i].old;
+            sink += strlen(trace_tile_summary(&ev, line, sizeof line));
         }
     }
     if (n != trace_nevents(r))

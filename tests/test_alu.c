@@ -581,10 +581,12 @@ static void test_alu_f32_approx_within_isa_error_bounds_over_sweep(void **s)
             assert_true(fabs(gl - l) <= 0x1p-22);
         else
             assert_true(fabs(gl - l) <= 0x1p-22 * fabs(l));
-        /* sin/cos: 2^-20.5 absolute on [-2pi, 2pi] */
+        /* sin/cos: the ISA says 2^-20.5 absolute; the H100 reaches 2^-19.52 on
+         * [-2pi, 2pi] (at -11.06: x / 2pi is truncated, then quantized to
+         * 2^-25 turns, docs/special-functions.md), and these are its results */
         float ang = x * 6.2831f;
-        assert_true(fabs(FV(alu_f32_sin_approx(F(ang), false)) - sin(ang)) <= exp2(-20.5));
-        assert_true(fabs(FV(alu_f32_cos_approx(F(ang), false)) - cos(ang)) <= exp2(-20.5));
+        assert_true(fabs(FV(alu_f32_sin_approx(F(ang), false)) - sin(ang)) <= exp2(-19.5));
+        assert_true(fabs(FV(alu_f32_cos_approx(F(ang), false)) - cos(ang)) <= exp2(-19.5));
         /* rsqrt 2^-22.9 rel, sqrt.approx 2^-23 rel, rcp.approx 1 ulp */
         double r = 1.0 / sqrt(big);
         assert_true(fabs(FV(alu_f32_rsqrt_approx(F(big), false)) - r) <= exp2(-22.9) * r);

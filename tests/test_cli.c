@@ -215,6 +215,37 @@ static void test_run_unsupported_instruction_is_named_at_load(void **s)
     assert_non_null(strstr(out, "unsupported instruction 'add.cc.u32'"));
 }
 
+/* A tile kernel declares __launch_bounds__(tile::kThreads): --grid suffices. */
+static void test_run_without_block_takes_the_kernels_launch_bounds(void **s)
+{
+    (void)s;
+    assert_int_equal(run(out, sizeof out, "run tests/kernels/tiles.ptx --kernel pad_f32 --grid 3 --json "
+                         "--arg buf:f32[150]=iota --arg buf:f32[192]=fill:0 --arg i32:150 --arg i32:0"), 0);
+    assert_non_null(strstr(out, "\"block\": [128, 1, 1]"));
+    assert_non_null(strstr(out, "\"threads\": 384"));
+    /* .reqntid wins, and its y dimension is kept */
+    FILE *f = fopen("build/reqntid_test.ptx", "w");
+    assert_non_null(f);
+    fputs(".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n.maxntid 256, 1, 1\n"
+          ".reqntid 32, 2, 1\n{\n\tret;\n}\n", f);
+    fclose(f);
+    assert_int_equal(run(out, sizeof out, "run build/reqntid_test.ptx --kernel k --grid 2 --json"), 0);
+    assert_non_null(strstr(out, "\"block\": [32, 2, 1]"));
+    /* an explicit --block still decides */
+    assert_int_equal(run(out, sizeof out, "run build/reqntid_test.ptx --kernel k --grid 2 --block 64 --json"), 0);
+    assert_non_null(strstr(out, "\"block\": [64, 1, 1]"));
+}
+
+static void test_run_without_block_needs_declared_bounds(void **s)
+{
+    (void)s;
+    assert_int_equal(run(out, sizeof out, "run " L1 " --kernel atomic_sum --grid 4 " SUMARGS), 2);
+    assert_non_null(strstr(out, "kernel atomic_sum declares no .reqntid or .maxntid"));
+    assert_non_null(strstr(out, "give --block"));
+    assert_int_equal(run(out, sizeof out, "run " L1 " --kernel atomic_sum " SUMARGS), 2);
+    assert_non_null(strstr(out, "missing --grid"));
+}
+
 static void test_run_missing_file_is_status_2(void **s)
 {
     (void)s;
@@ -287,6 +318,8 @@ int main(void)
         cmocka_unit_test(test_run_rejects_block_over_1024_threads),
         cmocka_unit_test(test_run_bad_ptx_points_at_line_and_column),
         cmocka_unit_test(test_run_unsupported_instruction_is_named_at_load),
+        cmocka_unit_test(test_run_without_block_takes_the_kernels_launch_bounds),
+        cmocka_unit_test(test_run_without_block_needs_declared_bounds),
         cmocka_unit_test(test_run_missing_file_is_status_2),
         cmocka_unit_test(test_run_rejects_what_it_used_to_ignore),
         cmocka_unit_test(test_run_json_atomics_log_values_at_their_width),

@@ -390,6 +390,44 @@ static void test_mbarrier_producer_consumer_is_clean_and_correct(void **s)
         assert_int_equal(res[i], 2 * (31 - i));
 }
 
+/* mbarrier.arrive.shared::cta -- what nvcc writes for cuda::barrier's
+ * arrive -- arrives on the shared-memory object: it was taken for a generic
+ * address and faulted ("8-byte write at global address 0x0"). */
+static void test_mbarrier_arrive_shared_cta_is_shared_memory(void **s)
+{
+    (void)s;
+    static const char ptx[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".visible .entry cta_arrive(.param .u64 out)\n{\n"
+        "  .reg .b32 %r<8>;\n  .reg .b64 %rd<6>;\n  .reg .pred %p<3>;\n"
+        "  .shared .align 8 .b64 bar;\n  .shared .align 4 .b32 buf[64];\n"
+        "  ld.param.u64 %rd1, [out];\n  mov.u32 %r1, %tid.x;\n  mov.u32 %r2, bar;\n"
+        "  setp.ne.u32 %p1, %r1, 0;\n  @%p1 bra SKIP;\n  mbarrier.init.shared.b64 [%r2], 64;\n"
+        "SKIP:\n  bar.sync 0;\n  mov.u32 %r3, buf;\n  shl.b32 %r4, %r1, 2;\n  add.u32 %r5, %r3, %r4;\n"
+        "  st.shared.u32 [%r5], %r1;\n  mbarrier.arrive.shared::cta.b64 %rd2, [%r2], 1;\n"
+        "WAIT:\n  mbarrier.try_wait.shared.b64 %p2, [%r2], %rd2;\n  @!%p2 bra WAIT;\n"
+        "  add.u32 %r6, %r1, 1;\n  and.b32 %r6, %r6, 63;\n  shl.b32 %r6, %r6, 2;\n  add.u32 %r6, %r3, %r6;\n"
+        "  ld.shared.u32 %r7, [%r6];\n  cvta.to.global.u64 %rd3, %rd1;\n  mul.wide.u32 %rd4, %r1, 4;\n"
+        "  add.s64 %rd5, %rd3, %rd4;\n  st.global.u32 [%rd5], %r7;\n  ret;\n}\n";
+    SimError err;
+    DeviceModule *m = load_text("cta_arrive.ptx", ptx);
+    DevicePtr o = dalloc(64 * sizeof(int));
+    void *args[] = {&o};
+    DeviceFault fault;
+    for (uint64_t seed = 0; seed < 4; seed++) {
+        DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {64, 1, 1}, .schedule = DEVICE_SCHED_RANDOM, .seed = seed,
+                            .checks = DEVICE_CHECK_RACES};
+        SimStatus st = device_launch(m, device_find_kernel(m, "cta_arrive", &err), &cfg, args, NULL, &fault, &err);
+        if (st != SIM_OK)
+            fail_msg("seed %llu: %s %s", (unsigned long long)seed, st == SIM_ERR_FAULT ? fault.msg : "", err.msg);
+        assert_int_equal(device_race_count(dev), 0);
+        int res[64];
+        down(res, o, sizeof res);
+        for (int t = 0; t < 64; t++)
+            assert_int_equal(res[t], (t + 1) % 64);
+    }
+}
+
 static void test_mbarrier_read_before_wait_races(void **s)
 {
     (void)s;
@@ -538,6 +576,7 @@ int main(void)
         T(test_warp_exchange_with_syncwarp_is_clean),
         T(test_mbarrier_producer_consumer_is_clean_and_correct),
         T(test_mbarrier_read_before_wait_races),
+        T(test_mbarrier_arrive_shared_cta_is_shared_memory),
         T(test_spin_on_a_flag_nobody_sets_ends_as_budget_exceeded),
         T(test_cli_text_names_kind_space_lines_and_exits_1),
         T(test_cli_json_races_array_has_kind_space_line_file),

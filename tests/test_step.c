@@ -470,7 +470,7 @@ static void test_lesson_offers_the_stepper_from_its_readme(void **s)
     assert_non_null(strstr(out, "--trace lesson.wst --trace-level memory\n  warpsim viz lesson.wst\n"));
     /* not a terminal: no question */
     assert_null(strstr(out, "step through it now?"));
-    /* lesson 4 has no harness: its text, then the offer */
+    /* lesson 4: its harness, then the offer */
     assert_int_equal(run("lesson 4 < /dev/null"), 0);
     assert_non_null(strstr(out, "  warpsim step lessons/04-occupancy/kernel.ptx --kernel scale_pad --gpu t4"));
 }

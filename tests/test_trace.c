@@ -522,9 +522,9 @@ static void test_trace_rejects_bad_magic_version_and_header(void **s)
     assert_null(trace_open_mem("t.wst", d, n, 0, &err));
     assert_string_equal(err.msg, "byte 0: not a warpsim trace (no \"WSTRACE1\" magic)");
     d[0] = 'W';
-    d[8] = 2;
+    d[8] = 3; /* v2 added the tile record; a version after it is refused */
     assert_null(trace_open_mem("t.wst", d, n, 0, &err));
-    assert_string_equal(err.msg, "byte 8: format version 2; this warpsim reads version 1");
+    assert_string_equal(err.msg, "byte 8: format version 3; this warpsim reads versions 1 to 2");
     d[8] = 1;
     d[64] = 16; /* warp size */
     assert_null(trace_open_mem("t.wst", d, n, TRACE_READ_NO_CRC, &err));
@@ -569,8 +569,14 @@ static void test_trace_replays_fuzz_corpus(void **s)
             good += flags == 0;
             TraceEvent e;
             uint64_t k = 0;
-            while (trace_next(r, &e))
+            while (trace_next(r, &e)) {
                 k++;
+                if (e.type == TRACE_EV_TILE && e.u.tile.nlisted) { /* listed elements decode */
+                    TraceTileElem *el = malloc(e.u.tile.nlisted * sizeof *el);
+                    assert_int_equal(trace_tile_elems(&e, el, e.u.tile.nlisted), e.u.tile.nlisted);
+                    free(el);
+                }
+            }
             assert_int_equal(k, trace_nevents(r));
             trace_close(r);
         }

@@ -412,6 +412,109 @@ static void test_viz_atomics_view_has_one_entry_per_update(void **s)
     unlink(png);
 }
 
+/* A tile kernel's trace: copy a 37 x 45 array through 16 x 32 tiles (the
+ * right and bottom tiles partial), or a 64-element tile atomic on one slot. */
+static void trace_tiles(const char *kernel, const char *path)
+{
+    DeviceModule *m = load_file("tests/kernels/tiles.ptx");
+    SimError err;
+    const char *entry = device_find_kernel(m, kernel, &err);
+    assert_non_null(entry);
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {128, 1, 1}, .trace_path = path, .trace_level = TRACE_LEVEL_BLOCKS,
+                        .atomic_order = DEVICE_ATOMIC_REVERSE};
+    static float in[37 * 45];
+    int rows = 37, cols = 45;
+    DevicePtr din = up(in, sizeof in), dout = up(NULL, sizeof in);
+    void *copy_args[] = {&din, &dout, &rows, &cols}, *slot_args[] = {&dout};
+    if (device_launch(m, entry, &cfg, strcmp(kernel, "slot_sum_i32") ? copy_args : slot_args, NULL, NULL, &err))
+        fail_msg("launch: %s", err.msg);
+}
+
+static void test_viz_tile_view_draws_the_tile_space_padding_and_drops(void **s)
+{
+    (void)s;
+    const char *path = tmp_path("tiles.wst"), *png = tmp_path("tiles.png");
+    trace_tiles("copy_partial_2d", path);
+    VizModel *m = load_ok(path);
+    assert_int_equal(viz_model_ntiles(m), 12); /* 6 tiles, each loaded and stored */
+    const VizTile *t2 = viz_model_tile(m, 2);
+    assert_int_equal(t2->op, TRACE_TILE_LOAD);
+    assert_int_equal(t2->special, 16 * 32 - 16 * 13); /* tile (0, 1): columns 45..63 padded */
+    assert_int_equal(viz_model_tiles_done(m, t2->pos), 2);
+    assert_int_equal(viz_model_tiles_done(m, t2->pos + 1), 3);
+    viz_model_free(m);
+    VizImage im;
+    int nh;
+    render(&path, 1, VIZ_VIEW_TILE, UINT64_MAX - 1, VIZ_NONE, png, &im, hits, &nh);
+    /* two arrays (read above, written below) of 3 x 2 tiles, each touched once */
+    assert_int_equal(count_hits(hits, nh, VIZ_HIT_TILE, 0), 12);
+    assert_int_equal(count_hits(hits, nh, VIZ_HIT_TILEOP, 0), 12);
+    const VizHit *src = NULL, *dst = NULL;
+    for (int i = 0; i < nh; i++)
+        if (hits[i].kind == VIZ_HIT_TILE && hits[i].id == 1) { /* tile (0, 1) */
+            assert_int_equal(hits[i].aux, 1);
+            *(src ? &dst : &src) = &hits[i];
+        }
+    assert_non_null(src);
+    assert_non_null(dst);
+    assert_true(src->y < dst->y);
+    /* the right part of tile (0, 1) lies past the array's edge: the source's
+     * padding is drawn in blue, the destination's dropped stores in orange */
+    int rx = src->x + src->w * 13 / 32 + 2, rw = src->w - (rx - src->x);
+    assert_true(viz_image_count(&im, rx, src->y, rw, src->h, 58, 118, 220) > 20);
+    assert_true(viz_image_count(&im, rx, dst->y, rw, dst->h, 232, 134, 34) > 20);
+    assert_int_equal(viz_image_count(&im, src->x, src->y, src->w * 13 / 32 - 2, src->h, 58, 118, 220), 0);
+    for (uint64_t k = 0; k < 12; k++)
+        assert_int_equal(find_hit(hits, nh, VIZ_HIT_TILEOP, k)->aux, 1);
+    free(im.px);
+    /* before the first tile operation: nothing applied yet */
+    render(&path, 1, VIZ_VIEW_TILE, 0, VIZ_NONE, png, &im, hits, &nh);
+    for (uint64_t k = 0; k < 12; k++) {
+        const VizHit *h = find_hit(hits, nh, VIZ_HIT_TILEOP, k);
+        if (h)
+            assert_int_equal(h->aux, 0);
+    }
+    assert_int_equal(viz_image_count(&im, rx, src->y, rw, src->h, 58, 118, 220), 0);
+    free(im.px);
+    unlink(path);
+    unlink(png);
+}
+
+static void test_viz_tile_view_replays_a_tile_atomics_order(void **s)
+{
+    (void)s;
+    const char *path = tmp_path("tatom.wst"), *png = tmp_path("tatom.png");
+    trace_tiles("slot_sum_i32", path);
+    VizImage im;
+    int nh;
+    render(&path, 1, VIZ_VIEW_TILE, UINT64_MAX - 1, VIZ_NONE, png, &im, hits, &nh);
+    assert_int_equal(count_hits(hits, nh, VIZ_HIT_TILEELEM, 0), 64);
+    VizModel *m = load_ok(path);
+    const VizTile *t = viz_model_tile(m, 0);
+    assert_int_equal(t->op, TRACE_TILE_ATOM);
+    /* reverse order: the first update applied is lane 31's */
+    assert_int_equal(viz_model_tile_elem(m, t->first)->thread, 31);
+    for (uint64_t k = 0; k < 64; k++) {
+        const VizHit *h = find_hit(hits, nh, VIZ_HIT_TILEELEM, k);
+        assert_non_null(h);
+        assert_int_equal(h->aux, 1);
+        if (k) /* listed down the columns in order */
+            assert_true(h->y > find_hit(hits, nh, VIZ_HIT_TILEELEM, k - 1)->y ||
+                        h->x > find_hit(hits, nh, VIZ_HIT_TILEELEM, k - 1)->x);
+    }
+    viz_model_free(m);
+    free(im.px);
+    /* a trace without tiles says so */
+    const char *plain = tmp_path("plain.wst");
+    trace_lesson1("atomic_sum", 1, 32, TRACE_LEVEL_BLOCKS, plain);
+    render(&plain, 1, VIZ_VIEW_TILE, 0, VIZ_NONE, png, &im, hits, &nh);
+    assert_int_equal(count_hits(hits, nh, VIZ_HIT_TILE, 0), 0);
+    free(im.px);
+    unlink(plain);
+    unlink(path);
+    unlink(png);
+}
+
 static void test_viz_two_traces_side_by_side(void **s)
 {
     (void)s;
@@ -800,6 +903,8 @@ int main(void)
         T(test_viz_memory_view_stacks_a_32_way_conflict_in_bank_0),
         T(test_viz_memory_view_counts_sectors_of_coalesced_loads),
         T(test_viz_atomics_view_has_one_entry_per_update),
+        T(test_viz_tile_view_draws_the_tile_space_padding_and_drops),
+        T(test_viz_tile_view_replays_a_tile_atomics_order),
         T(test_viz_two_traces_side_by_side),
         T(test_viz_100000_blocks_load_small_and_fast),
         T(test_viz_rejects_missing_corrupt_and_truncated_traces),

@@ -195,7 +195,7 @@ static void test_record_writes_what_the_documentation_says(void **s)
     assert_string_equal(r.info.arch, "sm_90");
     assert_string_equal(r.info.backend, "simulator");
     assert_int_equal(r.info.runs, 2);
-    assert_int_equal(r.n, 4); /* lessons 1 to 4 */
+    assert_int_equal(r.n, 7); /* lessons 1 to 4, 8, 12 and 13 */
     assert_string_equal(r.lessons[0].slug, "01-threads-and-races");
     const XcheckRef *racy = &r.lessons[0].refs[2];
     assert_non_null(strstr(racy->line, "racy_sum"));
@@ -212,7 +212,7 @@ static void test_recorded_agrees_with_the_simulator(void **s)
 {
     (void)s;
     assert_int_equal(run("xcheck --recorded " DIR "/hw"), 0);
-    assert_non_null(strstr(out, "42 launches checked against 1 recording, 0 mismatches"));
+    assert_non_null(strstr(out, "69 launches checked against 1 recording, 0 mismatches"));
     assert_non_null(strstr(out, "below:10000 holds (sim yes, 2/2 runs)"));
     assert_int_equal(run("xcheck --recorded " REC " 1 --json"), 0);
     assert_true(out[0] == '{');
@@ -407,7 +407,8 @@ static void test_library_checks_saves_and_rechecks_a_lesson(void **s)
     assert_non_null(f);
     xcheck_report_init(&rep, f, true);
     xcheck_report_live_begin(&rep, &rec.info);
-    assert_true(xcheck_check_lesson_live(&rep, slug, desc, sim, sm, ref, rm, ls, n, 2, &rec.lessons[0]));
+    XcheckSim xs = {.dev = sim, .mod = sm, .path = "kernel.ptx", .ptx = ptx, .ptx_len = len, .threads = 1};
+    assert_true(xcheck_check_lesson_live(&rep, slug, desc, &xs, ref, rm, ls, n, 2, &rec.lessons[0]));
     xcheck_report_live_end(&rep);
     fclose(f);
     assert_int_equal(rep.launches, n);
@@ -434,14 +435,31 @@ static void test_library_checks_saves_and_rechecks_a_lesson(void **s)
     /* the recording, checked against the simulator, agrees; a tampered launch line is refused */
     f = open_memstream(&text, &tlen);
     xcheck_report_init(&rep, f, false);
-    assert_true(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", sim, sm, &back.lessons[0], msg,
-                                             sizeof msg));
+    assert_true(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", &xs, &back.lessons[0], msg, sizeof msg));
     assert_int_equal(rep.launches, n);
     assert_int_equal(rep.mismatches, 0);
+    /* the same report, byte for byte, with three threads side by side */
+    char *by[2] = {NULL, NULL};
+    size_t bylen[2];
+    for (int k = 0; k < 2; k++) {
+        FILE *g = open_memstream(&by[k], &bylen[k]);
+        XcheckReport rk;
+        xcheck_report_init(&rk, g, false);
+        XcheckSim xk = xs;
+        xk.threads = 3;
+        assert_true(xcheck_check_lesson_recorded(&rk, "sm_90", "test", "", k ? &xk : &xs, &back.lessons[0], msg,
+                                                 sizeof msg));
+        fclose(g);
+        assert_int_equal(rk.launches, n);
+    }
+    assert_true(bylen[0] > 0);
+    assert_string_equal(by[0], by[1]);
+    free(by[0]);
+    free(by[1]);
     free(back.lessons[0].refs[1].line);
     back.lessons[0].refs[1].line = strdup("--kernel k --grid 1");
-    assert_false(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", sim, sm, &back.lessons[0], msg,
-                                              sizeof msg));
+    xs.threads = 2; /* the launch before the bad line still runs and is reported */
+    assert_false(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", &xs, &back.lessons[0], msg, sizeof msg));
     assert_non_null(strstr(msg, "lesson 01-threads-and-races, launch 1: "));
     assert_int_equal(rep.launches, n + 1); /* launch 0 was reported before the bad line */
     fclose(f);

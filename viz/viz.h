@@ -1,9 +1,9 @@
 /* viz.h: the trace visualizer.  Opens one trace (or two, side by side on
- * one time axis) and shows it in four views: the GPU (SMs as tiles with
+ * one time axis) and shows it in five views: the GPU (SMs as tiles with
  * their resident blocks and occupancy over time), one SM (a block's warps as
  * rows of 32 lanes), memory (shared-memory banks and conflicts, global
- * accesses in 32-byte sectors) and atomics (each address's queue of element
- * updates in order).  Either in an SDL2 window (viz_window*) or as one frame
+ * accesses in 32-byte sectors), atomics (each address's queue of element
+ * updates in order) and tiles (an array as its tile space, tile.cuh).  Either in an SDL2 window (viz_window*) or as one frame
  * rendered off screen into a PNG (viz_render_png), with no display.
  *
  * Everything SDL stays inside viz/; callers (`warpsim viz`, the stepper)
@@ -16,10 +16,10 @@
 
 #include "error.h"
 
-/* The views, in the order of their keys 1-4. */
-typedef enum { VIZ_VIEW_GPU = 0, VIZ_VIEW_SM, VIZ_VIEW_MEMORY, VIZ_VIEW_ATOMICS, VIZ_VIEW_COUNT } VizView;
+/* The views, in the order of their keys 1-5. */
+typedef enum { VIZ_VIEW_GPU = 0, VIZ_VIEW_SM, VIZ_VIEW_MEMORY, VIZ_VIEW_ATOMICS, VIZ_VIEW_TILE, VIZ_VIEW_COUNT } VizView;
 
-/* "gpu", "sm", "memory", "atomics"; and back (-1 when unknown). */
+/* "gpu", "sm", "memory", "atomics", "tile"; and back (-1 when unknown). */
 const char *viz_view_name(int view);
 int viz_view_parse(const char *name);
 
@@ -65,7 +65,12 @@ typedef enum {
     VIZ_HIT_BANK,        /* id = shared-memory bank 0..31; aux = words it serves */
     VIZ_HIT_SECTOR,      /* id = warp; aux = 32-byte sectors of its access */
     VIZ_HIT_AXIS,        /* the time axis */
-    VIZ_HIT_TAB          /* id = VizView */
+    VIZ_HIT_TAB,         /* id = VizView */
+    VIZ_HIT_TILE,        /* tile view: id = tile (row-major in the tile space);
+                            aux = loads and stores of it applied so far */
+    VIZ_HIT_TILEOP,      /* tile view: id = tile record; aux 1 when applied */
+    VIZ_HIT_TILEELEM     /* tile view: id = listed element of the latest tile
+                            atomic, in the order applied; aux 1 an update */
 } VizHitKind;
 
 typedef struct {
@@ -87,7 +92,7 @@ SimStatus viz_render_png(const VizOptions *o, const char *out, VizHit *hits, int
 
 /* Open the window and run until the user quits.  Keys: space play/pause,
  * right arrow one event, `.` one cycle, left arrow and `,` back, Home/End,
- * + and - speed, 1-4 views, h help, q or Esc quit; the mouse clicks or drags
+ * + and - speed, 1-5 views, h help, q or Esc quit; the mouse clicks or drags
  * the time axis to scrub, selects an SM, block, warp or address by clicking
  * it, and its wheel zooms the time axis.
  *

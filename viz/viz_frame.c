@@ -11,7 +11,7 @@
 #define TOP 36
 #define BOTTOM 92
 
-static const char *const tab_names[VIZ_VIEW_COUNT] = {"1 GPU", "2 SM", "3 Memory", "4 Atomics"};
+static const char *const tab_names[VIZ_VIEW_COUNT] = {"1 GPU", "2 SM", "3 Memory", "4 Atomics", "5 Tiles"};
 
 VizBox viz_frame_axis(const VizCanvas *c)
 {
@@ -156,7 +156,7 @@ static void draw_axis(VizCanvas *c, const VizState *s)
     int sw = viz_text(c, VIZ_FONT_SMALL, buf, c->w - 12, fy, 2, 0, s->playing ? VIZ_ACTIVE : VIZ_GREY);
     viz_text_clip(c, VIZ_FONT_SMALL,
                   "space play/pause   \xe2\x86\x92 next event   . next cycle   + - speed   drag the axis to scrub   "
-                  "wheel zoom   click to select   1-4 views   h help   q quit",
+                  "wheel zoom   click to select   1-5 views   h help   q quit",
                   12, fy, c->w - sw - 40, VIZ_GREY);
 }
 
@@ -172,7 +172,7 @@ static void draw_help(VizCanvas *c)
         {"mouse wheel", "zoom the time axis (occupancy strips follow)"},
         {"click an SM, block, warp", "select it (the SM and memory views follow it)"},
         {"click an address", "show its queue of atomic updates"},
-        {"1  2  3  4", "GPU, SM, memory, atomics view"},
+        {"1  2  3  4  5", "GPU, SM, memory, atomics, tile view"},
         {"c", "clear the selection"},
         {"h", "this help"},
         {"q  Esc", "quit"},
@@ -217,6 +217,7 @@ void viz_frame_draw(VizCanvas *c, VizState *s)
         case VIZ_VIEW_SM: viz_view_sm(c, s, t, b); break;
         case VIZ_VIEW_MEMORY: viz_view_memory(c, s, t, b); break;
         case VIZ_VIEW_ATOMICS: viz_view_atomics(c, s, t, b); break;
+        case VIZ_VIEW_TILE: viz_view_tile(c, s, t, b); break;
         default: viz_view_gpu(c, s, t, b); break;
         }
         SDL_RenderSetClipRect(c->r, NULL);

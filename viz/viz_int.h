@@ -1,7 +1,7 @@
 /* viz_int.h: what the files of the visualizer share -- the canvas (an SDL
  * renderer with fonts, a cache of rendered text and the clickable regions
  * of the frame being drawn), the viewer's state (traces, time, selection),
- * the palette, and the four views.  The window (viz_window.c) and the
+ * the palette, and the five views.  The window (viz_window.c) and the
  * headless renderer (viz_headless.c) both draw through viz_frame_draw. */
 #ifndef WARPSIM_VIZ_INT_H
 #define WARPSIM_VIZ_INT_H
@@ -130,5 +130,6 @@ void viz_view_gpu(VizCanvas *c, const VizState *s, int t, VizBox b);
 void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b);
 void viz_view_memory(VizCanvas *c, const VizState *s, int t, VizBox b);
 void viz_view_atomics(VizCanvas *c, const VizState *s, int t, VizBox b);
+void viz_view_tile(VizCanvas *c, const VizState *s, int t, VizBox b);
 
 #endif

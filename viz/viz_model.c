@@ -6,6 +6,8 @@
  * viz_query.c. */
 #include "viz_model_int.h"
 
+#include "file_read.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -345,21 +347,24 @@ static bool fix_refs(VizModel *m)
 
 /* ---- source files ---------------------------------------------------------- */
 
+#define MODEL_SOURCE_MAX ((size_t)4 << 20)
+
 static void load_sources(VizModel *m)
 {
     for (uint32_t i = 2; i < m->nstrings && m->nsources < MODEL_MAX_SOURCES; i++) {
         if (!m->strings[i][0])
             continue;
         MSource *s = &m->sources[m->nsources];
-        FILE *f = fopen(m->strings[i], "rb");
-        if (!f)
+        /* a trace names any path: a regular file of 4 MiB at most, never a
+         * device or a FIFO that would hang the window */
+        SimError e;
+        size_t n;
+        char *text = file_read_all(m->strings[i], MODEL_SOURCE_MAX, "source file", &n, &e);
+        if (!text) {
+            if (e.status == SIM_ERR_NOMEM)
+                return;
             continue;
-        char *text = malloc((1u << 22) + 1); /* 4 MB at most */
-        size_t n = text ? fread(text, 1, 1u << 22, f) : 0;
-        fclose(f);
-        if (!text)
-            return;
-        text[n] = 0;
+        }
         uint32_t nl = 1;
         for (size_t k = 0; k < n; k++)
             nl += text[k] == '\n';
@@ -532,6 +537,11 @@ VizModel *viz_model_from_reader(TraceReader *r, const char *name, SimError *err)
                               .pc = e.u.atom.pc, .op = e.u.atom.op, .space = e.u.atom.space,
                               .size = e.u.atom.size}));
             break;
+        case TRACE_EV_TILE:
+            m->refs[i] = m->ntiles;
+            if (!model_add_tile(m, &e, i))
+                goto nomem;
+            break;
         case TRACE_EV_FAULT:
         case TRACE_EV_RACE:
             m->refs[i] = m->nfindings < MODEL_MAX_FINDINGS ? m->nfindings : VIZ_NEVER;
@@ -621,5 +631,6 @@ void viz_model_free(VizModel *m)
     free(m->atoms);
     free(m->aaddrs);
     free(m->findings);
+    model_tiles_free(m);
     free(m);
 }

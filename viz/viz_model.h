@@ -184,6 +184,29 @@ const VizAtomic *viz_model_atomic(const VizModel *m, uint32_t i);
 /* Updates of address a applied before pos (a prefix of its queue). */
 uint32_t viz_model_atomics_done(const VizModel *m, const VizAtomicAddr *a, uint32_t pos);
 
+/* ---- tile operations (viz_tiles.c; every level) ------------------------ */
+/* One TRACE_EV_TILE record as stored: the fields of TraceEvent.u.tile, its
+ * listed elements at viz_model_tile_elem(m, first .. first + nlisted - 1),
+ * and its one-line summary (trace_tile_summary). */
+typedef struct {
+    uint64_t block;
+    uint32_t pos;            /* its event index */
+    uint8_t op, dtype, rank, sub, order, scope;
+    uint32_t seq;
+    int32_t ti, tj;
+    uint32_t rows, cols, tm, tn, tk;
+    uint64_t base;
+    uint32_t nelem, special;
+    uint32_t first, nlisted;
+    char summary[200];
+} VizTile;
+
+/* Tile records in file order, and how many of them come before pos. */
+uint32_t viz_model_ntiles(const VizModel *m);
+const VizTile *viz_model_tile(const VizModel *m, uint32_t i);
+uint32_t viz_model_tiles_done(const VizModel *m, uint32_t pos);
+const TraceTileElem *viz_model_tile_elem(const VizModel *m, uint32_t k);
+
 /* ---- faults and race findings ----------------------------------------- */
 uint32_t viz_model_nfindings(const VizModel *m);   /* at most 256 are kept */
 const VizFinding *viz_model_finding(const VizModel *m, uint32_t i);

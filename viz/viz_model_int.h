@@ -81,11 +81,19 @@ struct VizModel {
 
     VizFinding *findings; uint32_t nfindings;
 
+    /* tile operations (viz_tiles.c) */
+    VizTile *tiles; uint32_t ntiles, captiles;
+    TraceTileElem *telems; uint32_t ntelems, captelems;
+
     MSource sources[MODEL_MAX_SOURCES];
     uint32_t nsources;
 
     size_t bytes;          /* memory held, for viz_model_memory */
 };
+
+/* Keep tile record e (event pos) (viz_tiles.c): false when out of memory. */
+bool model_add_tile(VizModel *m, const TraceEvent *e, uint32_t pos);
+void model_tiles_free(VizModel *m);
 
 /* Order of two (block, warp, pos) keys: -1, 0, 1. */
 static inline int model_key_cmp(uint64_t b1, uint32_t w1, uint32_t p1, uint64_t b2, uint32_t w2, uint32_t p2)

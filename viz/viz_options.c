@@ -9,7 +9,7 @@
 
 const char *viz_view_name(int view)
 {
-    static const char *names[] = {"gpu", "sm", "memory", "atomics"};
+    static const char *names[] = {"gpu", "sm", "memory", "atomics", "tile"};
     return view >= 0 && view < VIZ_VIEW_COUNT ? names[view] : "?";
 }
 

@@ -25,7 +25,7 @@ static SDL_Keycode key_code(const char *name)
         {"space", SDLK_SPACE}, {"right", SDLK_RIGHT}, {"left", SDLK_LEFT}, {"period", SDLK_PERIOD},
         {"comma", SDLK_COMMA}, {"plus", SDLK_PLUS}, {"minus", SDLK_MINUS}, {"home", SDLK_HOME},
         {"end", SDLK_END}, {"h", SDLK_h}, {"q", SDLK_q}, {"c", SDLK_c}, {"escape", SDLK_ESCAPE},
-        {"1", SDLK_1}, {"2", SDLK_2}, {"3", SDLK_3}, {"4", SDLK_4},
+        {"1", SDLK_1}, {"2", SDLK_2}, {"3", SDLK_3}, {"4", SDLK_4}, {"5", SDLK_5},
     };
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
         if (!strcmp(name, keys[i].name))
@@ -81,7 +81,7 @@ static bool script_check(const char *text, char *msg, size_t cap)
         if (!ok)
             snprintf(msg, cap, "--script: cannot read '%s' (commands: key NAME, click X Y, drag X0 Y0 X1 Y1, "
                                "wheel N X Y, wait MS, print TEXT, state; keys: space right left period comma plus minus "
-                               "home end h c q escape 1-4)", cmd);
+                               "home end h c q escape 1-5)", cmd);
     }
     free(copy);
     return ok;
@@ -239,7 +239,7 @@ static void key(Ui *u, SDL_Keycode k)
     case SDLK_END: viz_state_seek(s, s->end); break;
     case SDLK_PLUS: case SDLK_EQUALS: case SDLK_KP_PLUS: if (s->speed < 1e12) s->speed *= 2; break;
     case SDLK_MINUS: case SDLK_KP_MINUS: if (s->speed > 1) s->speed /= 2; break;
-    case SDLK_1: case SDLK_2: case SDLK_3: case SDLK_4: s->view = (int)(k - SDLK_1); break;
+    case SDLK_1: case SDLK_2: case SDLK_3: case SDLK_4: case SDLK_5: s->view = (int)(k - SDLK_1); break;
     case SDLK_h: s->help = !s->help; break;
     case SDLK_c: s->sel_sm = -1; s->sel_block = VIZ_NONE; s->sel_warp = -1; s->sel_addr = 0; break;
     default: break;

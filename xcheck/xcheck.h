@@ -221,22 +221,37 @@ void xcheck_device_info(Device *refdev, const char *sim_arch, int runs, XcheckDe
  * NULL), "gpu recorded NAME (DATE, driver D, CUDA 13.0) in PATH". */
 void xcheck_reference_text(const XcheckDeviceInfo *info, const char *path, char *buf, size_t cap);
 
-/* Check one lesson live: every launch of ls[0..n) on the simulator (module
- * sm) and on the reference (module rm), reported to rep under a lesson
- * header; rec gets the slug and what the reference gave, for a recording
- * (free with xcheck_recording_free as part of its recording).  false only
- * when memory ran out, before anything was reported. */
-bool xcheck_check_lesson_live(XcheckReport *rep, const char *slug, const char *ref_desc, Device *sim,
-                              DeviceModule *sm, Device *refdev, DeviceModule *rm, const XcheckLaunch *ls, int n,
-                              int runs, XcheckRecLesson *rec);
+/* The simulator side of a lesson's launches: the device and module the
+ * first worker uses, and the module's text, from which every further
+ * worker thread loads the same module on a simulator of its own (dev's
+ * arch).  threads <= 1 (or ptx NULL): every launch on dev, one at a time.
+ * Reports are the same, byte for byte, with any number of threads. */
+typedef struct {
+    Device *dev;
+    DeviceModule *mod;
+    const char *path;               /* the module's file name (messages) */
+    const char *ptx;                /* its text (borrowed), NULL: one thread */
+    size_t ptx_len;
+    int threads;                    /* simulator launches side by side (pool.h) */
+} XcheckSim;
+
+/* Check one lesson live: every launch of ls[0..n) on the simulator (sim,
+ * side by side) and on the reference (module rm; one at a time, in order),
+ * reported to rep under a lesson header in order; rec gets the slug and
+ * what the reference gave, for a recording (free with
+ * xcheck_recording_free as part of its recording).  false only when memory
+ * ran out, before anything was reported. */
+bool xcheck_check_lesson_live(XcheckReport *rep, const char *slug, const char *ref_desc, const XcheckSim *sim,
+                              Device *refdev, DeviceModule *rm, const XcheckLaunch *ls, int n, int runs,
+                              XcheckRecLesson *rec);
 
 /* Check one recorded lesson: every launch line of L run on the simulator
- * (module mod) and compared with what L recorded, reported to rep; note
- * ("" for none) is shown under the lesson header.  false with msg
- * ("lesson S, launch K: column 9: ...") when a recorded line does not
- * parse; the launches before it are reported. */
+ * (sim, side by side) and compared with what L recorded, reported to rep
+ * in order; note ("" for none) is shown under the lesson header.  false
+ * with msg ("lesson S, launch K: column 9: ...") when a recorded line does
+ * not parse; the launches before it are reported. */
 bool xcheck_check_lesson_recorded(XcheckReport *rep, const char *arch, const char *ref_desc, const char *note,
-                                  Device *sim, DeviceModule *mod, const XcheckRecLesson *L, char *msg, size_t cap);
+                                  const XcheckSim *sim, const XcheckRecLesson *L, char *msg, size_t cap);
 
 /* Save r as dir/<slug of its device>/xcheck.json, creating the folders;
  * path gets the file's path.  false with msg ("cannot create DIR/SLUG" or

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "gpu.h"
+#include "pool.h"
 #include "xcheck.h"
 
 static XcheckRefBuf *ref_buf(XcheckRef *r, int arg)
@@ -81,49 +82,147 @@ void xcheck_run_reference(Device *dev, DeviceModule *mod, const XcheckLaunch *l,
     ref->api_blocks = api;
 }
 
-bool xcheck_check_lesson_live(XcheckReport *rep, const char *slug, const char *ref_desc, Device *sim,
-                              DeviceModule *sm, Device *refdev, DeviceModule *rm, const XcheckLaunch *ls, int n,
-                              int runs, XcheckRecLesson *rec)
-{
+/* ---- the simulator's launches side by side (pool.h) ---- */
+
+typedef struct {
+    SimStatus st;
+    LaunchResult r;
     char msg[1024];
+} SimRun;
+
+/* Called on the calling thread for launch i, in order. */
+typedef void (*TakeFn)(void *user, int i, SimRun *run);
+
+typedef struct {
+    const XcheckSim *sim;
+    const XcheckLaunch *ls;
+    SimRun *slots;
+    size_t window;
+    Device **devs;
+    DeviceModule **mods;
+    TakeFn take;
+    void *user;
+} SimRuns;
+
+static int sim_work(void *user, size_t i, int w)
+{
+    SimRuns *x = user;
+    SimRun *s = &x->slots[i % x->window];
+    memset(s, 0, sizeof *s);
+    if (!x->devs[w]) {
+        SimError err;
+        sim_error_clear(&err);
+        x->devs[w] = device_open_sim(device_arch(x->sim->dev), &err);
+        if (!x->devs[w] ||
+            device_load_ptx(x->devs[w], x->sim->path, x->sim->ptx, x->sim->ptx_len, &x->mods[w], &err)) {
+            snprintf(s->msg, sizeof s->msg, "worker thread %d: %s", w, err.msg);
+            s->st = err.status ? err.status : SIM_ERR_NOMEM;
+            return 0;
+        }
+    }
+    s->st = launch_run(x->devs[w], x->mods[w], &x->ls[i].spec, &s->r, s->msg, sizeof s->msg);
+    return 0;
+}
+
+static int sim_fold(void *user, size_t i, int rc)
+{
+    (void)rc;
+    SimRuns *x = user;
+    SimRun *s = &x->slots[i % x->window];
+    x->take(x->user, (int)i, s);
+    launch_result_free(&s->r);
+    return 0;
+}
+
+/* Run ls[0..n) on the simulator, handing each result to take in order;
+ * false when memory ran out (nothing taken). */
+static bool sim_runs(const XcheckSim *sim, const XcheckLaunch *ls, int n, TakeFn take, void *user)
+{
+    int threads = sim->threads > 1 && sim->ptx ? sim->threads : 1;
+    SimRuns x = {.sim = sim, .ls = ls, .window = pool_window(threads), .take = take, .user = user};
+    x.slots = calloc(x.window, sizeof *x.slots);
+    x.devs = calloc((size_t)threads, sizeof *x.devs);
+    x.mods = calloc((size_t)threads, sizeof *x.mods);
+    bool ok = x.slots && x.devs && x.mods;
+    if (ok) {
+        x.devs[0] = sim->dev;
+        x.mods[0] = sim->mod;
+        pool_run(threads, (size_t)n, x.window, sim_work, sim_fold, &x);
+        for (int w = 1; w < threads; w++)
+            device_close(x.devs[w]);
+    }
+    free(x.slots);
+    free(x.devs);
+    free(x.mods);
+    return ok;
+}
+
+typedef struct {
+    XcheckReport *rep;
+    const char *arch;
+    const XcheckLaunch *ls;
+    Device *refdev;
+    DeviceModule *rm;
+    int runs;
+    XcheckRecLesson *rec;        /* live */
+    const XcheckRecLesson *L;    /* recorded */
+} Take;
+
+static void take_live(void *user, int i, SimRun *s)
+{
+    Take *t = user;
+    XcheckRef *ref = &t->rec->refs[t->rec->n++];
+    xcheck_run_reference(t->refdev, t->rm, &t->ls[i], t->runs, ref);
+    xcheck_report_launch(t->rep, t->arch, &t->ls[i], s->st, &s->r, s->msg, ref, i == 0);
+}
+
+bool xcheck_check_lesson_live(XcheckReport *rep, const char *slug, const char *ref_desc, const XcheckSim *sim,
+                              Device *refdev, DeviceModule *rm, const XcheckLaunch *ls, int n, int runs,
+                              XcheckRecLesson *rec)
+{
     rec->slug = strdup(slug);
     rec->refs = calloc(n ? (size_t)n : 1, sizeof *rec->refs);
     if (!rec->slug || !rec->refs)
         return false;
-    xcheck_report_lesson_begin(rep, slug, device_arch(sim), ref_desc, "");
-    for (int i = 0; i < n; i++) {
-        LaunchResult r;
-        SimStatus st = launch_run(sim, sm, &ls[i].spec, &r, msg, sizeof msg);
-        XcheckRef *ref = &rec->refs[rec->n++];
-        xcheck_run_reference(refdev, rm, &ls[i], runs, ref);
-        xcheck_report_launch(rep, device_arch(sim), &ls[i], st, &r, msg, ref, i == 0);
-        launch_result_free(&r);
-    }
+    const char *arch = device_arch(sim->dev);
+    Take t = {.rep = rep, .arch = arch, .ls = ls, .refdev = refdev, .rm = rm, .runs = runs, .rec = rec};
+    xcheck_report_lesson_begin(rep, slug, arch, ref_desc, "");
+    bool ok = sim_runs(sim, ls, n, take_live, &t);
     xcheck_report_lesson_end(rep);
-    return true;
+    return ok;
+}
+
+static void take_recorded(void *user, int i, SimRun *s)
+{
+    Take *t = user;
+    xcheck_report_launch(t->rep, t->arch, &t->ls[i], s->st, &s->r, s->msg, &t->L->refs[i], i == 0);
 }
 
 bool xcheck_check_lesson_recorded(XcheckReport *rep, const char *arch, const char *ref_desc, const char *note,
-                                  Device *sim, DeviceModule *mod, const XcheckRecLesson *L, char *msg, size_t cap)
+                                  const XcheckSim *sim, const XcheckRecLesson *L, char *msg, size_t cap)
 {
     bool ok = true;
     char why[1024];
+    XcheckLaunch *ls = calloc(L->n ? (size_t)L->n : 1, sizeof *ls);
+    int n = 0;
     xcheck_report_lesson_begin(rep, L->slug, arch, ref_desc, note);
-    for (int k = 0; k < L->n; k++) {
-        XcheckLaunch l;
-        LaunchResult r;
-        memset(&r, 0, sizeof r);
-        int p = xcheck_parse_line(L->refs[k].line, &l, why, sizeof why);
+    /* every line parsed first; the launches before a bad one run and are reported */
+    for (; ls && n < L->n; n++) {
+        int p = xcheck_parse_line(L->refs[n].line, &ls[n], why, sizeof why);
         if (p <= 0) {
-            snprintf(msg, cap, "lesson %s, launch %d: %s", L->slug, k, p < 0 ? why : "empty line");
+            snprintf(msg, cap, "lesson %s, launch %d: %s", L->slug, n, p < 0 ? why : "empty line");
             ok = false;
             break;
         }
-        SimStatus st = launch_run(sim, mod, &l.spec, &r, why, sizeof why);
-        xcheck_report_launch(rep, arch, &l, st, &r, why, &L->refs[k], k == 0);
-        launch_result_free(&r);
-        xcheck_launch_free(&l);
     }
+    Take t = {.rep = rep, .arch = arch, .ls = ls, .L = L};
+    if (!ls || !sim_runs(sim, ls, n, take_recorded, &t)) {
+        snprintf(msg, cap, "lesson %s: out of memory", L->slug);
+        ok = false;
+    }
+    for (int k = 0; ls && k < n; k++)
+        xcheck_launch_free(&ls[k]);
+    free(ls);
     xcheck_report_lesson_end(rep);
     return ok;
 }

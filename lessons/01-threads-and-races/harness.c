@@ -44,11 +44,12 @@ static bool show_hierarchy(const LessonEnv *env, Device *dev, DeviceModule *mod)
         int i = show[k];
         fprintf(o, "     %8d   %10d   %23d   %22d\n", i, hb[i], hb[n + i], hb[2 * n + i]);
     }
-    fprintf(o, "\n   %d threads need ceil(%d / %d) = %u blocks.  The last block starts at thread 512 and\n"
-               "   holds %d threads: warps 0 and 1 are full, warp 2 has %d lanes -- a partial warp.\n"
+    fprintf(o, "\n   %d threads need ceil(%d / %d) = %u blocks.  The last block starts at thread 512: it has\n"
+               "   %d threads like every block, %d of them with work (i < n).  Warps 0 and 1 work with all\n"
+               "   32 lanes, warp 2 with %d (its other %d lanes skip the work), warps 3 to 7 with none.\n"
                "   The launch made %llu warps for %llu threads; threads with i >= n skip the work.\n\n",
-            n, n, BLOCK, blocks_for(n), n - 512, n - 512 - 64, (unsigned long long)st.warps,
-            (unsigned long long)st.threads);
+            n, n, BLOCK, blocks_for(n), BLOCK, n - 512, n - 512 - 64, 32 - (n - 512 - 64),
+            (unsigned long long)st.warps, (unsigned long long)st.threads);
     free(hb);
     return true;
 }
@@ -107,8 +108,9 @@ int lesson01_run(const LessonEnv *env)
                "               runs one SM after another, so each block adds 1; on an H100 out[0] came out 1\n"
                "               in three runs of three (traces/hw/lesson01-h100.jsonl): the last thread\n"
                "               to write had read 0.  The total depends on timing: never safe.\n"
-               "   atomic_sum: atomicAdd makes each read-modify-write indivisible.  Correct, but all %d\n"
-               "               threads queue on one address, one update at a time.\n"
+               "   atomic_sum: atomicAdd makes each read-modify-write indivisible.  Correct; its PTX asks\n"
+               "               for one atomic per thread, %d on one address (ptxas may merge a warp's\n"
+               "               integer adds into one: lesson 3).\n"
                "   staged_sum: each block adds its 256 values in shared memory (a tree of 8 steps with\n"
                "               __syncthreads between them), then thread 0 does one atomicAdd:\n"
                "               %llu atomics instead of %llu.\n\n",

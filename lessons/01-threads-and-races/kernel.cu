@@ -26,8 +26,8 @@ extern "C" __global__ void racy_sum(const int *in, int *out, int n)
         out[0] = out[0] + in[i];
 }
 
-// 2. atomicAdd makes each read-modify-write indivisible: correct, but every
-//    thread queues on the same address.
+// 2. atomicAdd makes each read-modify-write indivisible: correct; the PTX
+//    asks for one atomic per thread, every one on the same address.
 extern "C" __global__ void atomic_sum(const int *in, int *out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

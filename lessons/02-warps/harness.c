@@ -1,6 +1,6 @@
 /* harness.c: lesson 2 -- warp-level programming.  Runs the lesson's
  * kernel.ptx in the simulator: shuffle reductions, votes, segments of a
- * warp, partial warps, match and redux, the strange shuffle of seed 002
+ * warp, partial warps, match and redux, the strange shuffle puzzle
  * under both divergence models, and __activemask() against
  * __ballot_sync().  Every result is shown beside the value a plain C model
  * (or, for the strange shuffle, an H100) gives. */
@@ -231,7 +231,7 @@ static bool strange_shuffle(Ctx *c, const char *dir)
         c->mismatches++;
         return true;
     }
-    fprintf(o, "6. The strange shuffle (seed 002).  Lanes 0..14 call __shfl_sync at shfl1, lanes 15..29 at\n"
+    fprintf(o, "6. The strange shuffle.  Lanes 0..14 call __shfl_sync at shfl1, lanes 15..29 at\n"
                "   shfl2, one mask 0x3fffffff for both.\n\n"
                "   --divergence its (Volta and later, the default):\n"
                "     lanes      simulator                     expected (an H100)\n");

@@ -122,7 +122,7 @@ extern "C" __global__ void match_histogram(const unsigned *key, int *hist, unsig
         warp_max[i / 32] = m;
 }
 
-// 6. The strange shuffle (seed 002): two *different* __shfl_sync calls in
+// 6. The strange shuffle (a known puzzle): two *different* __shfl_sync calls in
 //    two branches, with one mask naming lanes 0..29 of both.  With
 //    independent thread scheduling (Volta and later) lanes 0..14 wait at
 //    shfl1 until lanes 15..29 reach shfl2; then the 30 lanes exchange values

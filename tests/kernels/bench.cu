@@ -38,3 +38,19 @@ extern "C" __global__ void bench_copy(const int4 *in, int4 *out, int n)
     for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
         out[i] = in[i];
 }
+
+// The seeds' sum_reduce (seed 003, Numba): each block stages its values in
+// shared memory, thread 0 adds them one by one and adds the block's sum to
+// s[0] with one atomic.
+extern "C" __global__ void bench_sum_reduce(const float *a, float *s)
+{
+    __shared__ float staging[512];
+    staging[threadIdx.x] = a[blockIdx.x * blockDim.x + threadIdx.x];
+    __syncthreads();
+    float local_sum = 0.0f;
+    if (threadIdx.x == 0) {
+        for (unsigned i = 0; i < blockDim.x; i++)
+            local_sum = local_sum + staging[i];
+        atomicAdd(&s[0], local_sum);
+    }
+}

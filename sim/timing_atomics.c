@@ -1,0 +1,70 @@
+/* timing_atomics.c: atomics.  Global atomics are performed at L2, one
+ * update of an address after the other: the updates of one address
+ * serialise (TP_ATOM_SAME_ADDR cycles each), while different addresses
+ * proceed in parallel.  So 262,144 atomicAdds to one counter cost about
+ * 262,144 L2 cycles however many warps issue them -- the contention lesson
+ * 3 measures against a block tree reduction.  Shared-memory atomics
+ * serialise per address inside the SM. */
+#include "timing_int.h"
+
+static uint64_t slot_of(uint64_t a)
+{
+    uint64_t h = a * 0x9e3779b97f4a7c15ull;
+    return (h >> 40) % TIMING_ATOM_SLOTS;
+}
+
+uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mask, const uint64_t addr[32],
+                               unsigned size)
+{
+    const double *v = tm->p->v;
+    TimingAccess acc;
+    timing_coalesce(mask, addr, size, &acc);
+    uint64_t arrive = t;
+    for (int i = 0; i < acc.nlines; i++) { /* the requests travel as sectors to L2 */
+        timing_l1_invalidate(tm, sm, (uint32_t)acc.line[i]);
+        uint64_t back = timing_l2_access(tm, sm, t, (uint32_t)acc.line[i], acc.sectors[i], TIMING_L2_ATOMIC);
+        uint64_t at = back - (uint64_t)v[TP_L2_LAT] / 2;
+        if (at > arrive)
+            arrive = at;
+    }
+    uint64_t done = t + (uint64_t)v[TP_ATOM_LAT];
+    uint32_t left = mask;
+    while (left) {
+        int l = __builtin_ctz(left);
+        uint64_t a = addr[l];
+        int count = 0;
+        for (uint32_t r = left; r; r &= r - 1) {
+            int k = __builtin_ctz(r);
+            if (addr[k] == a) {
+                count++;
+                left &= ~(1u << k);
+            }
+        }
+        TimingAtomSlot *s = &tm->atom[slot_of(a)];
+        uint64_t begin = arrive;
+        if (s->addr == a && s->free > begin)
+            begin = s->free;
+        uint64_t finish = begin + (uint64_t)(count * v[TP_ATOM_SAME_ADDR]);
+        s->addr = a;
+        s->free = finish;
+        uint64_t back = finish + (uint64_t)v[TP_ATOM_LAT] / 2;
+        if (back > done)
+            done = back;
+    }
+    if (done > tm->end)
+        tm->end = done;
+    return done;
+}
+
+int timing_atomics_shared_serial(uint32_t mask, const uint64_t addr[32])
+{
+    int worst = 0;
+    for (uint32_t r = mask; r; r &= r - 1) {
+        int l = __builtin_ctz(r), count = 0;
+        for (uint32_t q = mask; q; q &= q - 1)
+            count += addr[__builtin_ctz(q)] == addr[l];
+        if (count > worst)
+            worst = count;
+    }
+    return worst > 1 ? worst - 1 : 0;
+}

@@ -1,0 +1,207 @@
+/* timing_int.h: internals shared by the timing model's files (timing_*.c):
+ * the per-launch model, the per-SM and per-warp timing state, and the
+ * units' interfaces.  One file per hardware unit: timing_scheduler.c (the
+ * four sub-partition schedulers), timing_scoreboard.c (instruction classes
+ * and register readiness), timing_coalescer.c, timing_smem.c, timing_l1.c,
+ * timing_l2.c, timing_dram.c, timing_atomics.c, timing_lsu.c (the path of
+ * one warp access through them), timing_dispatch.c (launch, blocks,
+ * occupancy, the results). */
+#ifndef WARPSIM_TIMING_INT_H
+#define WARPSIM_TIMING_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "device.h"
+#include "timing.h"
+
+/* ---- bandwidth in time windows (timing_dram.c) ------------------------------
+ * Requests may arrive out of time order (SMs are simulated a slice at a
+ * time), so a shared resource's bandwidth is kept per window of
+ * TIMING_BW_WINDOW cycles: a request takes room in the first window at or
+ * after its time that has room left. */
+#define TIMING_BW_WINDOW 32
+typedef struct {
+    double per_window;        /* bytes one window carries */
+    float *used;              /* bytes taken per window (grown on demand) */
+    uint64_t n;               /* windows allocated */
+    uint64_t *skip;           /* per window: itself when not full, else a later
+                                 window to look at (path-halved) */
+    bool nomem;               /* growing failed: requests then pass unthrottled */
+} TimingBw;
+
+void timing_bw_init(TimingBw *b, double bytes_per_cycle);
+void timing_bw_free(TimingBw *b);
+/* Reserve bytes at or after cycle t; returns the cycle the transfer starts. */
+uint64_t timing_bw_reserve(TimingBw *b, uint64_t t, unsigned bytes);
+
+/* ---- caches (timing_l1.c, timing_l2.c) ------------------------------------ */
+#define TIMING_NO_TAG 0u
+typedef struct {
+    uint32_t tag;             /* line address (byte address >> 7), valid when sectors */
+    uint8_t sectors;          /* valid 32-byte sectors */
+    uint8_t dirty;            /* sectors written and not yet in DRAM (L2) */
+    uint64_t ready;           /* data of a fill arrives at this cycle */
+} TimingLine;
+
+typedef struct {
+    TimingLine *lines;        /* sets x ways */
+    uint32_t *lru;            /* sets x ways: last use stamp of each line */
+    uint32_t *tags;           /* sets x ways: key of each valid line (its tag's low
+                                 31 bits + 1), else TIMING_NO_TAG -- zero, so a new
+                                 cache costs no writes (scanned first: one cache line
+                                 a set) */
+    uint32_t sets, ways;      /* sets: a power of two (L1) or any count (L2) */
+    uint32_t stamp;
+    uint64_t bytes;           /* capacity modelled */
+} TimingCache;
+
+/* Capacity bytes of 128-byte lines, at least min_ways per set, sets a power
+ * of two when pow2.  false when out of memory.  A capacity of 0 gives a
+ * cache that always misses. */
+bool timing_cache_init(TimingCache *c, uint64_t bytes, int min_ways, bool pow2);
+void timing_cache_free(TimingCache *c);
+/* The line holding tag, or NULL. */
+TimingLine *timing_cache_find(TimingCache *c, uint32_t tag);
+/* A line for tag (found, or a victim -- LRU -- cleared for it); *evicted
+ * gets the dirty sectors of the victim it replaced (0 none). */
+TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted);
+static inline void timing_cache_touch(TimingCache *c, TimingLine *l) { c->lru[l - c->lines] = ++c->stamp; }
+
+typedef struct TimingModel TimingModel;
+
+/* L1 of one SM: a global/local load of sectors of one line at cycle t (the
+ * request's L1 lookup time); returns when its data is back in registers.
+ * Misses go to L2.  Stores write through (no allocation). */
+uint64_t timing_l1_load(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors);
+void timing_l1_store(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors);
+void timing_l1_invalidate(TimingModel *tm, int sm, uint32_t line);
+
+enum { TIMING_L2_LOAD, TIMING_L2_STORE, TIMING_L2_ATOMIC };
+/* Sectors of one line reach L2 at cycle t from SM sm; returns when the
+ * answer is back at the SM. */
+uint64_t timing_l2_access(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors, int op);
+
+/* DRAM: bytes read (write false) or written back at cycle t; returns when
+ * the data is at L2. */
+uint64_t timing_dram_access(TimingModel *tm, uint64_t t, unsigned bytes, bool write);
+
+/* Global atomics of one warp instruction at L2, per-address serialised:
+ * lanes of mask updating addr[lane] (size bytes) at cycle t from SM sm.
+ * Returns when the last result is back at the SM. */
+uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mask, const uint64_t addr[32],
+                               unsigned size);
+/* Shared-memory atomics: the extra cycles same-address lanes serialise. */
+int timing_atomics_shared_serial(uint32_t mask, const uint64_t addr[32]);
+
+/* ---- per-pc instruction facts (timing_scoreboard.c) ------------------------ */
+#define TIMING_MAX_SRC 12
+#define TIMING_MAX_DST 5
+typedef struct {
+    uint8_t cls;              /* TimingClass */
+    uint8_t space;            /* PtxSpace of a memory access */
+    uint8_t bytes;            /* bytes per lane of a memory access */
+    uint8_t sub;              /* TC_CP_WAIT: 0 commit, 1 wait_group, 2 wait_all, 3 other */
+    uint8_t nsrc, ndst;
+    uint16_t src[TIMING_MAX_SRC]; /* scoreboard entries read */
+    uint16_t dst[TIMING_MAX_DST]; /* scoreboard entries written */
+} TimingInst;
+
+/* Scoreboard entry kinds: which stall a wait for it counts as. */
+enum { TIMING_SB_FIXED, TIMING_SB_SHORT, TIMING_SB_LONG };
+
+/* ---- per warp, per SM ------------------------------------------------------ */
+#define TIMING_GROUPS 8
+typedef struct {
+    uint64_t last;            /* cycle of its last issue (or its dispatch) */
+    uint64_t min_issue;       /* it may not issue before this (dispatch, barrier,
+                                 membar, cp.async wait) */
+    uint8_t min_reason;       /* the DEVICE_STALL_* of min_issue */
+    int32_t cached_pc;        /* dep_ready below is for this pc, -1 none */
+    int32_t npc;              /* a diverged warp's next pc (exec_next_group), -1
+                                 unknown: it changes only when the warp issues or
+                                 a barrier releases it */
+    uint64_t dep_ready;       /* its next instruction's operands are ready */
+    uint8_t dep_reason;
+    bool active;              /* counted in occupancy (dispatched, not exited) */
+    uint64_t start;           /* when it became active */
+    uint64_t mem_done;        /* its memory operations are complete by then */
+    uint64_t open_group;      /* cp.async: completion of the open group */
+    uint64_t groups[TIMING_GROUPS]; /* committed groups' completions, newest last */
+    int ngroups;
+    uint64_t age;             /* dispatch order (oldest first) */
+} TimingWarp;
+
+enum { TIMING_PIPE_FP32, TIMING_PIPE_FP64, TIMING_PIPE_INT, TIMING_PIPE_SFU, TIMING_PIPE_COLL, TIMING_PIPE_COUNT };
+
+typedef struct {
+    uint64_t pipe_free[4][TIMING_PIPE_COUNT]; /* per sub-partition pipe busy until */
+    uint64_t lsu_free;        /* the L1 (global/local/atomics) is busy until */
+    uint64_t mio_free;        /* the shared-memory unit is busy until */
+    void *greedy[4];          /* per scheduler: the warp it issued last (GTO) */
+    int greedy_k[4];          /* and its index in the scheduler's share (checked:
+                                 the lists are rebuilt when blocks come and go) */
+    uint64_t next_ready;      /* earliest cycle a warp may issue (time skipping) */
+    uint64_t sched_min[4];    /* per scheduler: none of its warps can issue before
+                                 this (0: look) -- a lower bound, since units only
+                                 get busier; dispatch and barrier release reset it */
+    TimingCache l1;
+    int live_blocks;
+    uint64_t active_since, active_cycles;
+    uint64_t warp_cycles;     /* sum over warps of their active cycles */
+} TimingSM;
+
+#define TIMING_ATOM_SLOTS 4096
+typedef struct {
+    uint64_t addr;
+    uint64_t free;
+} TimingAtomSlot;
+
+struct TimingModel {
+    const TimingParams *p;
+    TimingInst *ii;           /* per pc */
+    int n_insts;
+    uint32_t sbmask;          /* scoreboard entries per warp - 1 (a power of two) */
+    TimingWarp *warps;        /* nslots x nwarps */
+    uint32_t *sb;             /* per warp: ready cycle of each entry (relative to sb_base) */
+    uint8_t *sbk;             /* per warp: kind of each entry */
+    TimingSM *sms;
+    int nsm, nwarps, max_warps;
+    TimingCache l2;
+    int l2_parts;
+    TimingBw *l2_bw;          /* per partition */
+    TimingBw dram_bw;
+    TimingAtomSlot *atom;     /* per-address serialisation (hashed) */
+    uint64_t l1_bytes;
+    DeviceTiming *out;
+    uint64_t end;             /* last completion seen (stores draining) */
+    int cur_q;                /* the scheduler timing_pick chose for timing_issue */
+};
+
+/* The load/store path (timing_lsu.c): warp w issues memory instruction in
+ * (facts ti) for lanes m at cycle now; returns when its results are in
+ * registers, *kind the scoreboard kind of its destinations. */
+struct Exec;
+struct Warp;
+struct SimInst;
+uint64_t timing_lsu_issue(struct Exec *x, struct Warp *w, const struct SimInst *in, const TimingInst *ti,
+                          uint32_t m, uint64_t now, int *kind);
+
+/* A model with its memory system (nsm L1s of l1_bytes each, the L2, DRAM,
+ * atomics) and no warps yet; results go to *out, which it zeroes.  NULL
+ * when out of memory.  timing_dispatch.c; the unit tests build one too. */
+TimingModel *timing_model_new(const TimingParams *p, int nsm, uint64_t l1_bytes, DeviceTiming *out);
+void timing_model_free(TimingModel *tm);
+
+/* Scoreboard (timing_scoreboard.c): build the per-pc table for prog. */
+struct SimProgram;
+bool timing_scoreboard_build(TimingModel *tm, const struct SimProgram *prog);
+
+/* The DEVICE_STALL_* a wait for an entry of kind k counts as. */
+static inline int timing_sb_reason(int k)
+{
+    return k == TIMING_SB_LONG ? DEVICE_STALL_LONG_SCOREBOARD
+         : k == TIMING_SB_SHORT ? DEVICE_STALL_SHORT_SCOREBOARD : DEVICE_STALL_WAIT;
+}
+
+#endif

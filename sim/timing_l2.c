@@ -1,0 +1,49 @@
+/* timing_l2.c: the L2 shared by every SM.  Lines are spread over its
+ * partitions by address; an SM reaches its near partition at the L2 hit
+ * latency and the far one later (the H100's L2 is two partitions joined by
+ * a crossbar).  Each partition has its share of the L2 bandwidth.  Sectored
+ * like the L1, write-back, write-allocate; a miss reads DRAM, an evicted
+ * dirty line writes it back.  Caches start empty at every launch, as with
+ * Nsight Compute's cache flush. */
+#include "timing_int.h"
+
+uint64_t timing_l2_access(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors, int op)
+{
+    const double *v = tm->p->v;
+    int nparts = tm->l2_parts;
+    int part = (int)((line ^ (line >> 5) ^ (line >> 13)) % (uint32_t)nparts);
+    unsigned n = (unsigned)__builtin_popcount(sectors);
+    tm->out->l2_sectors += n;
+    uint64_t start = timing_bw_reserve(&tm->l2_bw[part], t, n * 32);
+    uint64_t lat = (uint64_t)v[TP_L2_LAT] + (part != sm % nparts ? (uint64_t)v[TP_L2_FAR_EXTRA] : 0);
+    /* the request's way there and the answer's way back: half the latency each */
+    uint64_t at_l2 = start + lat / 2, done = start + lat;
+    TimingLine *l = timing_cache_find(&tm->l2, line);
+    uint8_t hit = l ? (uint8_t)(l->sectors & sectors) : 0;
+    tm->out->l2_hits += (uint64_t)__builtin_popcount(hit);
+    if (l && hit && l->ready > at_l2 && l->ready + lat / 2 > done)
+        done = l->ready + lat / 2;
+    uint8_t miss = (uint8_t)(sectors & ~hit);
+    if (!l) {
+        uint8_t ev;
+        l = timing_cache_fill(&tm->l2, line, &ev);
+        if (ev)
+            timing_dram_access(tm, at_l2, (unsigned)__builtin_popcount(ev) * 32, true);
+    }
+    if (miss && op != TIMING_L2_STORE) {
+        uint64_t back = timing_dram_access(tm, at_l2, (unsigned)__builtin_popcount(miss) * 32, false);
+        if (l && back > l->ready)
+            l->ready = back;
+        if (back + lat / 2 > done)
+            done = back + lat / 2;
+    }
+    if (l) {
+        l->sectors |= sectors;
+        if (op != TIMING_L2_LOAD)
+            l->dirty |= sectors;
+        timing_cache_touch(&tm->l2, l);
+    }
+    if (done > tm->end)
+        tm->end = done;
+    return done;
+}

@@ -1,0 +1,147 @@
+/* timing_lsu.c: the load/store path of one warp instruction.  Its lanes'
+ * addresses are read from the registers just before the instruction runs
+ * (the same values the functional executor uses), a generic address is
+ * resolved to its window, and the access goes to the unit that serves it:
+ * the shared-memory unit (bank conflicts replayed, one wavefront a cycle),
+ * the L1 (coalesced into lines and sectors, TP_L1_SECTORS_PER_CYCLE sectors
+ * a cycle), or the L2's atomic units.  Returns the cycle its
+ * results are in registers; the unit's busy time is what throttles the next
+ * memory instruction (lg_throttle, mio_throttle). */
+#include "exec_int.h"
+#include "timing_int.h"
+
+/* Local memory is interleaved by the hardware: word k of every lane of a
+ * warp sits in one 128-byte line.  Its lines live apart from global ones. */
+#define LOCAL_REGION (MEM_GLOBAL_BASE + (1ull << 38))
+
+static int resolve(const Exec *x, const Warp *w, int sp, uint32_t m, uint64_t addr[32])
+{
+    if (sp != PTX_SPACE_NONE)
+        return sp;
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t r = m; r; r &= r - 1) {
+        uint64_t a = addr[__builtin_ctz(r)];
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    static const struct { uint64_t win; int sp; } wins[] = {
+        {MEM_SHARED_WIN, PTX_SPACE_SHARED}, {MEM_LOCAL_WIN, PTX_SPACE_LOCAL}, {MEM_CONST_WIN, PTX_SPACE_CONST}};
+    for (int i = 0; i < 3; i++)
+        if (lo >= wins[i].win && hi < wins[i].win + MEM_WIN_SIZE) {
+            for (uint32_t r = m; r; r &= r - 1)
+                addr[__builtin_ctz(r)] -= wins[i].win;
+            return wins[i].sp;
+        }
+    (void)x;
+    (void)w;
+    return PTX_SPACE_GLOBAL;
+}
+
+static void local_addrs(const Exec *x, const Warp *w, uint32_t m, uint64_t addr[32])
+{
+    uint64_t warp = (uint64_t)(w->blk - x->blocks) * (uint64_t)x->nwarps + (uint64_t)w->id;
+    uint64_t frame = (x->prog->local_size + 3) / 4 * 128;
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        uint64_t a = addr[l];
+        addr[l] = LOCAL_REGION + ((warp * frame) & ((1ull << 37) - 1)) + a / 4 * 128 + (uint64_t)l * 4 + a % 4;
+    }
+}
+
+/* Through the L1: loads, stores (global, local). */
+static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_t m, const uint64_t addr[32],
+                       unsigned bytes, bool store)
+{
+    TimingSM *ts = &tm->sms[smid];
+    TimingAccess acc;
+    timing_coalesce(m, addr, bytes, &acc);
+    double spc = tm->p->v[TP_L1_SECTORS_PER_CYCLE];
+    uint64_t occ = (uint64_t)((acc.nsectors + spc - 1) / spc); /* tags and data: sectors a cycle */
+    uint64_t start = ts->lsu_free > now ? ts->lsu_free : now;
+    ts->lsu_free = start + (occ ? occ : 1);
+    uint64_t done = start + (uint64_t)tm->p->v[TP_L1_LAT];
+    for (int i = 0; i < acc.nlines; i++) {
+        uint32_t line = (uint32_t)((acc.line[i] - (MEM_GLOBAL_BASE >> 7)) & 0xffffffffu);
+        uint64_t t = start + (uint64_t)i * occ / (uint64_t)acc.nlines; /* lines leave one after another */
+        if (store) {
+            timing_l1_store(tm, smid, t, line, acc.sectors[i]);
+            uint64_t back = timing_l2_access(tm, smid, t, line, acc.sectors[i], TIMING_L2_STORE);
+            if (back > done)
+                done = back;
+        } else {
+            uint64_t back = timing_l1_load(tm, smid, t, line, acc.sectors[i]);
+            if (back > done)
+                done = back;
+        }
+    }
+    (void)x;
+    return done;
+}
+
+static uint64_t via_smem(TimingModel *tm, int smid, uint64_t now, uint32_t m, const uint64_t addr[32],
+                         unsigned bytes, int extra, uint64_t lat)
+{
+    TimingSM *ts = &tm->sms[smid];
+    int degree, phases;
+    int wf = timing_smem_wavefronts(m, addr, bytes, &degree, &phases) + extra;
+    tm->out->smem_wavefronts += (uint64_t)wf;
+    tm->out->bank_conflict_replays += (uint64_t)(wf - phases > 0 ? wf - phases : 0);
+    uint64_t start = ts->mio_free > now ? ts->mio_free : now;
+    ts->mio_free = start + (uint64_t)(wf > 0 ? wf : 1);
+    return start + lat + (uint64_t)(wf > 1 ? wf - 1 : 0);
+}
+
+uint64_t timing_lsu_issue(Exec *x, Warp *w, const SimInst *in, const TimingInst *ti, uint32_t m, uint64_t now,
+                          int *kind)
+{
+    TimingModel *tm = x->tm;
+    const double *v = tm->p->v;
+    int smid = w->blk->sm;
+    *kind = TIMING_SB_LONG;
+    if (!m)
+        return now + 1;
+    uint64_t addr[32];
+    unsigned bytes = ti->bytes ? ti->bytes : 4;
+    int base = in->base;
+    int64_t off = in->off;
+    if (ti->cls == TC_CP_ASYNC) { /* its global source: s[0] + target (exec_async.c) */
+        base = in->s[0];
+        off = in->target;
+    }
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        addr[l] = (base >= 0 ? exec_src(x, w, base)[l] : 0) + (uint64_t)off;
+    }
+    int sp = ti->cls == TC_CP_ASYNC ? PTX_SPACE_GLOBAL : resolve(x, w, ti->space, m, addr);
+    switch (ti->cls) {
+    case TC_ATOM_GLOBAL:
+    case TC_ATOM_SHARED:
+        if (sp == PTX_SPACE_SHARED) {
+            *kind = TIMING_SB_SHORT;
+            return via_smem(tm, smid, now, m, addr, bytes, timing_atomics_shared_serial(m, addr),
+                            (uint64_t)v[TP_SMEM_ATOM_LAT]);
+        } else {
+            TimingSM *ts = &tm->sms[smid];
+            uint64_t start = ts->lsu_free > now ? ts->lsu_free : now;
+            ts->lsu_free = start + 1;
+            return timing_atomics_global(tm, smid, start, m, addr, bytes);
+        }
+    default:
+        break;
+    }
+    bool store = ti->cls == TC_GLOBAL && ti->ndst == 0; /* st: operand 0 is the address */
+    switch (sp) {
+    case PTX_SPACE_SHARED:
+        *kind = TIMING_SB_SHORT;
+        return via_smem(tm, smid, now, m, addr, bytes, 0, (uint64_t)v[TP_SMEM_LAT]);
+    case PTX_SPACE_CONST:
+    case PTX_SPACE_PARAM:
+        *kind = TIMING_SB_SHORT; /* the constant cache: treated as always hitting */
+        return now + (uint64_t)v[TP_L1_LAT];
+    case PTX_SPACE_LOCAL:
+        local_addrs(x, w, m, addr);
+        return via_l1(x, tm, smid, now, m, addr, bytes, store);
+    default:
+        return via_l1(x, tm, smid, now, m, addr, bytes, store);
+    }
+}

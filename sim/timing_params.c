@@ -1,0 +1,134 @@
+/* timing_params.c: the timing model's parameters, one table per arch
+ * profile, every value with its source.  Keys: [CPG] the CUDA C++
+ * Programming Guide's arithmetic-throughput table (per SM per clock);
+ * [LUO] Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
+ * Architecture" (arXiv 2402.13499) and its 2025 extension (2501.12084);
+ * [JIA] Jia et al., "Dissecting the NVIDIA Volta/Turing GPU Architecture
+ * through Microbenchmarking" (2018/2019); [DS] NVIDIA datasheets; [AF]
+ * ../shared/reference/arch-facts.md; [EST] an estimate awaiting the H100
+ * recordings in traces/hw/ (docs/timing.md says how it was chosen). */
+#include <stddef.h>
+#include <string.h>
+
+#include "timing.h"
+
+static const char *const names[TP_COUNT] = {
+    [TP_CLOCK_MHZ] = "clock_mhz",
+    [TP_LAT_FP32] = "lat_fp32", [TP_LAT_FP64] = "lat_fp64", [TP_LAT_INT] = "lat_int",
+    [TP_LAT_IMUL] = "lat_imul", [TP_LAT_SFU] = "lat_sfu", [TP_LAT_CVT] = "lat_cvt",
+    [TP_LAT_BRANCH] = "lat_branch", [TP_LAT_COLLECTIVE] = "lat_collective", [TP_LAT_INTDIV] = "lat_intdiv",
+    [TP_INT_FP32] = "interval_fp32", [TP_INT_FP64] = "interval_fp64", [TP_INT_INT] = "interval_int",
+    [TP_INT_SFU] = "interval_sfu", [TP_INT_CVT] = "interval_cvt", [TP_INT_COLLECTIVE] = "interval_collective",
+    [TP_INT_INTDIV] = "interval_intdiv",
+    [TP_SMEM_LAT] = "smem_latency", [TP_MIO_QUEUE] = "mio_queue",
+    [TP_L1_LAT] = "l1_hit_latency", [TP_L1_SECTORS_PER_CYCLE] = "l1_sectors_per_cycle",
+    [TP_L1_WAYS_MIN] = "l1_ways_min", [TP_LG_QUEUE] = "lg_queue",
+    [TP_L2_KB] = "l2_kb", [TP_L2_WAYS] = "l2_ways", [TP_L2_PARTITIONS] = "l2_partitions",
+    [TP_L2_LAT] = "l2_hit_latency", [TP_L2_FAR_EXTRA] = "l2_far_extra",
+    [TP_L2_BYTES_PER_CYCLE] = "l2_bytes_per_cycle",
+    [TP_DRAM_LAT] = "dram_latency", [TP_DRAM_BYTES_PER_CYCLE] = "dram_bytes_per_cycle",
+    [TP_ATOM_LAT] = "atomic_latency", [TP_ATOM_SAME_ADDR] = "atomic_same_address_interval",
+    [TP_SMEM_ATOM_LAT] = "smem_atomic_latency",
+    [TP_BAR_LAT] = "barrier_latency", [TP_MEMBAR_LAT] = "membar_latency",
+    [TP_LAUNCH_OVERHEAD] = "launch_overhead", [TP_BLOCK_DISPATCH] = "block_dispatch",
+};
+
+const char *timing_param_name(int id)
+{
+    return id >= 0 && id < TP_COUNT ? names[id] : NULL;
+}
+
+#define ROW(id, val, src) .v[id] = (val), .source[id] = (src)
+
+/* H100 SXM5 (sm_90, 132 SMs, HBM3 3.35 TB/s, 50 MB L2). */
+static const TimingParams h100 = {
+    .arch = "sm_90", .part = "h100-sxm",
+    ROW(TP_CLOCK_MHZ, 1755, "[DS] H100 SXM5 boost clock 1755 MHz; Nsight Compute counts SM cycles"),
+    ROW(TP_LAT_FP32, 4, "[LUO] FADD/FMUL/FFMA dependent latency 4 cycles (as [JIA] on Volta)"),
+    ROW(TP_LAT_FP64, 8, "[JIA] DADD/DFMA 8 cycles on Volta; [LUO] Hopper alike"),
+    ROW(TP_LAT_INT, 4, "[JIA] IADD3/LOP3/SHF 4 cycles"),
+    ROW(TP_LAT_IMUL, 4, "[JIA] IMAD 4-5 cycles"),
+    ROW(TP_LAT_SFU, 18, "[JIA] MUFU 14-23 cycles (RCP/EX2/SIN...)"),
+    ROW(TP_LAT_CVT, 14, "[JIA] F2F/I2F conversions ~14 cycles"),
+    ROW(TP_LAT_BRANCH, 4, "[EST] BRA resolves in a few cycles"),
+    ROW(TP_LAT_COLLECTIVE, 23, "[JIA] SHFL ~23 cycles; VOTE shorter"),
+    ROW(TP_LAT_INTDIV, 60, "[EST] div/rem.u32 compile to a ~20-instruction SASS sequence"),
+    ROW(TP_INT_FP32, 1, "[CPG] CC 9.0: 128 FP32 results/SM/clk = 32 per sub-partition"),
+    ROW(TP_INT_FP64, 2, "[CPG] CC 9.0 (H100): 64 FP64 results/SM/clk = 16 per sub-partition"),
+    ROW(TP_INT_INT, 2, "[CPG] CC 9.0: 64 INT32 add/logic results/SM/clk"),
+    ROW(TP_INT_SFU, 8, "[CPG] CC 9.0: 16 transcendentals/SM/clk = 4 per sub-partition"),
+    ROW(TP_INT_CVT, 8, "[CPG] CC 9.0: 16 type conversions/SM/clk"),
+    ROW(TP_INT_COLLECTIVE, 2, "[CPG] CC 9.0: 32 warp shuffle results/SM/clk"),
+    ROW(TP_INT_INTDIV, 20, "[EST] the SASS sequence of div/rem.u32"),
+    ROW(TP_SMEM_LAT, 29, "[LUO] shared-memory load latency ~29 cycles on Hopper"),
+    ROW(TP_MIO_QUEUE, 16, "[EST] MIO queue depth in cycles of work"),
+    ROW(TP_L1_LAT, 33, "[LUO] L1 hit latency ~33 cycles on Hopper (pointer chase)"),
+    ROW(TP_L1_SECTORS_PER_CYCLE, 4, "[EST] 128 B/clk/SM L1 load bandwidth (whitepaper figure for A100/H100)"),
+    ROW(TP_L1_WAYS_MIN, 8, "[EST] associativity not published; sets a power of two"),
+    ROW(TP_LG_QUEUE, 32, "[EST] L1 request queue depth in cycles of work"),
+    ROW(TP_L2_KB, 50 * 1024, "[DS] H100 SXM5 50 MB L2"),
+    ROW(TP_L2_WAYS, 16, "[EST] associativity not published"),
+    ROW(TP_L2_PARTITIONS, 2, "[LUO] the L2 is two partitions; the far one costs more"),
+    ROW(TP_L2_LAT, 262, "[LUO] L2 hit latency ~262 cycles on Hopper (near partition)"),
+    ROW(TP_L2_FAR_EXTRA, 100, "[LUO] far-partition hits take ~100 cycles more"),
+    ROW(TP_L2_BYTES_PER_CYCLE, 5500, "[EST] ~10 TB/s L2 read bandwidth at 1755 MHz (papers report 7-11 TB/s)"),
+    ROW(TP_DRAM_LAT, 220, "[LUO] global (DRAM) latency ~480 cycles = L2 hit + ~220"),
+    ROW(TP_DRAM_BYTES_PER_CYCLE, 1720, "[DS] 3.35 TB/s HBM3 at 1755 MHz = 1909 B/clk, ~90% achievable"),
+    ROW(TP_ATOM_LAT, 300, "[EST] an uncontended global atomic: L2 hit latency plus the ALU"),
+    ROW(TP_ATOM_SAME_ADDR, 1, "[EST] one update of one address per L2 cycle (fits the 93x of issue 15)"),
+    ROW(TP_SMEM_ATOM_LAT, 40, "[EST] native shared atomics: a shared load plus the ALU"),
+    ROW(TP_BAR_LAT, 20, "[JIA] BAR.SYNC ~20 cycles when all warps have arrived"),
+    ROW(TP_MEMBAR_LAT, 200, "[EST] MEMBAR.GPU waits for outstanding stores to reach L2"),
+    ROW(TP_LAUNCH_OVERHEAD, 1500, "[EST] Nsight Compute's elapsed cycles of an empty kernel (~1 us)"),
+    ROW(TP_BLOCK_DISPATCH, 40, "[EST] from block dispatch to its warps' first issue"),
+};
+
+/* A100 SXM4 (sm_80, 108 SMs, HBM2e 1.55-2.0 TB/s, 40 MB L2): plausible. */
+static const TimingParams a100 = {
+    .arch = "sm_80", .part = "a100",
+    ROW(TP_CLOCK_MHZ, 1410, "[DS] A100 boost clock 1410 MHz"),
+    ROW(TP_LAT_FP32, 4, "[LUO] Ampere FFMA 4 cycles"),
+    ROW(TP_LAT_FP64, 8, "[JIA] DFMA 8 cycles (Volta), Ampere alike"),
+    ROW(TP_LAT_INT, 4, "[JIA] IADD3 4 cycles"),
+    ROW(TP_LAT_IMUL, 4, "[JIA] IMAD 4-5 cycles"),
+    ROW(TP_LAT_SFU, 18, "[JIA] MUFU 14-23 cycles"),
+    ROW(TP_LAT_CVT, 14, "[JIA] conversions ~14 cycles"),
+    ROW(TP_LAT_BRANCH, 4, "[EST] as sm_90"),
+    ROW(TP_LAT_COLLECTIVE, 23, "[JIA] SHFL ~23 cycles"),
+    ROW(TP_LAT_INTDIV, 60, "[EST] as sm_90"),
+    ROW(TP_INT_FP32, 2, "[CPG] CC 8.0: 64 FP32 results/SM/clk"),
+    ROW(TP_INT_FP64, 2, "[CPG] CC 8.0: 32 FP64 results/SM/clk (DFMA counts 2 ops)"),
+    ROW(TP_INT_INT, 2, "[CPG] CC 8.0: 64 INT32 results/SM/clk"),
+    ROW(TP_INT_SFU, 8, "[CPG] CC 8.0: 16 transcendentals/SM/clk"),
+    ROW(TP_INT_CVT, 8, "[CPG] CC 8.0: 16 conversions/SM/clk"),
+    ROW(TP_INT_COLLECTIVE, 2, "[CPG] CC 8.0: 32 shuffles/SM/clk"),
+    ROW(TP_INT_INTDIV, 20, "[EST] as sm_90"),
+    ROW(TP_SMEM_LAT, 29, "[LUO] Ampere shared load ~29 cycles"),
+    ROW(TP_MIO_QUEUE, 16, "[EST] as sm_90"),
+    ROW(TP_L1_LAT, 33, "[LUO] Ampere L1 hit ~33 cycles"),
+    ROW(TP_L1_SECTORS_PER_CYCLE, 4, "[EST] 128 B/clk/SM (A100 whitepaper)"),
+    ROW(TP_L1_WAYS_MIN, 8, "[EST] as sm_90"),
+    ROW(TP_LG_QUEUE, 32, "[EST] as sm_90"),
+    ROW(TP_L2_KB, 40 * 1024, "[DS] A100 40 MB L2"),
+    ROW(TP_L2_WAYS, 16, "[EST] as sm_90"),
+    ROW(TP_L2_PARTITIONS, 2, "[DS] A100 L2 in two partitions"),
+    ROW(TP_L2_LAT, 200, "[LUO] Ampere L2 hit ~200 cycles"),
+    ROW(TP_L2_FAR_EXTRA, 100, "[EST] as sm_90"),
+    ROW(TP_L2_BYTES_PER_CYCLE, 5100, "[EST] A100 L2 ~2.3x V100's per clock"),
+    ROW(TP_DRAM_LAT, 250, "[LUO] Ampere global latency ~450 cycles"),
+    ROW(TP_DRAM_BYTES_PER_CYCLE, 1000, "[DS] 1.555 TB/s HBM2 at 1410 MHz = 1103 B/clk, ~90%"),
+    ROW(TP_ATOM_LAT, 240, "[EST] L2 hit plus the ALU"),
+    ROW(TP_ATOM_SAME_ADDR, 1, "[EST] as sm_90"),
+    ROW(TP_SMEM_ATOM_LAT, 40, "[EST] as sm_90"),
+    ROW(TP_BAR_LAT, 20, "[JIA] BAR.SYNC ~20 cycles"),
+    ROW(TP_MEMBAR_LAT, 200, "[EST] as sm_90"),
+    ROW(TP_LAUNCH_OVERHEAD, 1200, "[EST] ~1 us"),
+    ROW(TP_BLOCK_DISPATCH, 40, "[EST] as sm_90"),
+};
+
+const TimingParams *timing_params_for(const ArchProfile *a)
+{
+    if (a && a->cc_major >= 9)
+        return &h100;
+    return &a100;
+}

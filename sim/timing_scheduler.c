@@ -1,0 +1,364 @@
+/* timing_scheduler.c: the four warp schedulers of an SM under the timing
+ * model.  Warp k of an SM belongs to sub-partition k % 4 (exec_sched.c
+ * builds the lists).  Each cycle each scheduler issues at most one
+ * instruction, from its own warps whose operands the scoreboard says are
+ * ready and whose pipe or memory queue has room: the warp it issued last if
+ * that one is still ready (greedy), else the oldest ready one (GTO, the
+ * policy microbenchmarks of Volta to Hopper observe).  Each warp cycle
+ * between two issues is charged to the reason it waited (Nsight Compute's
+ * stall names).  exec_sched.c keeps dispatching, barriers and retiring;
+ * this file only decides who issues and when. */
+#include <string.h>
+
+#include "exec_int.h"
+#include "timing_int.h"
+
+static inline size_t warp_index(const Exec *x, const Warp *w)
+{
+    return (size_t)(w->blk - x->blocks) * (size_t)x->nwarps + (size_t)w->id;
+}
+
+static int pipe_of(int cls)
+{
+    switch (cls) {
+    case TC_FP32: return TIMING_PIPE_FP32;
+    case TC_FP64: return TIMING_PIPE_FP64;
+    case TC_INT: case TC_IMUL: case TC_INTDIV: return TIMING_PIPE_INT;
+    case TC_SFU: case TC_CVT: return TIMING_PIPE_SFU;
+    case TC_COLLECTIVE: return TIMING_PIPE_COLL;
+    default: return -1;
+    }
+}
+
+static uint64_t interval_of(const double *v, int cls)
+{
+    switch (cls) {
+    case TC_FP32: return (uint64_t)v[TP_INT_FP32];
+    case TC_FP64: return (uint64_t)v[TP_INT_FP64];
+    case TC_INT: case TC_IMUL: return (uint64_t)v[TP_INT_INT];
+    case TC_INTDIV: return (uint64_t)v[TP_INT_INTDIV];
+    case TC_SFU: return (uint64_t)v[TP_INT_SFU];
+    case TC_CVT: return (uint64_t)v[TP_INT_CVT];
+    case TC_COLLECTIVE: return (uint64_t)v[TP_INT_COLLECTIVE];
+    default: return 1;
+    }
+}
+
+/* Fixed latency and scoreboard kind of a non-memory class. */
+static uint64_t latency_of(const double *v, int cls, int *kind)
+{
+    *kind = TIMING_SB_FIXED;
+    switch (cls) {
+    case TC_FP32: return (uint64_t)v[TP_LAT_FP32];
+    case TC_FP64: return (uint64_t)v[TP_LAT_FP64];
+    case TC_IMUL: return (uint64_t)v[TP_LAT_IMUL];
+    case TC_INTDIV: return (uint64_t)v[TP_LAT_INTDIV];
+    case TC_SFU: *kind = TIMING_SB_SHORT; return (uint64_t)v[TP_LAT_SFU];
+    case TC_CVT: *kind = TIMING_SB_SHORT; return (uint64_t)v[TP_LAT_CVT];
+    case TC_COLLECTIVE: *kind = TIMING_SB_SHORT; return (uint64_t)v[TP_LAT_COLLECTIVE];
+    case TC_BRANCH: return (uint64_t)v[TP_LAT_BRANCH];
+    default: return (uint64_t)v[TP_LAT_INT];
+    }
+}
+
+/* The cycle the unit the class needs can take it, and the stall it is. */
+static uint64_t unit_ready(const TimingModel *tm, const TimingSM *ts, int q, int cls, int *reason)
+{
+    const double *v = tm->p->v;
+    switch (cls) {
+    case TC_GLOBAL: case TC_ATOM_GLOBAL: case TC_CP_ASYNC: {
+        *reason = DEVICE_STALL_LG_THROTTLE;
+        uint64_t depth = (uint64_t)v[TP_LG_QUEUE];
+        return ts->lsu_free > depth ? ts->lsu_free - depth : 0;
+    }
+    case TC_SHARED: case TC_ATOM_SHARED: {
+        *reason = DEVICE_STALL_MIO_THROTTLE;
+        uint64_t depth = (uint64_t)v[TP_MIO_QUEUE];
+        return ts->mio_free > depth ? ts->mio_free - depth : 0;
+    }
+    default: {
+        int p = pipe_of(cls);
+        *reason = DEVICE_STALL_MATH_PIPE_THROTTLE;
+        return p >= 0 ? ts->pipe_free[q][p] : 0;
+    }
+    }
+}
+
+static void deps(TimingModel *tm, size_t wi, TimingWarp *tw, int32_t pc)
+{
+    const TimingInst *ti = &tm->ii[pc];
+    const uint32_t *sb = tm->sb + wi * (tm->sbmask + 1);
+    const uint8_t *sk = tm->sbk + wi * (tm->sbmask + 1);
+    uint64_t r = 0;
+    int kind = TIMING_SB_FIXED;
+    for (int i = 0; i < ti->nsrc; i++)
+        if (sb[ti->src[i]] > r) {
+            r = sb[ti->src[i]];
+            kind = sk[ti->src[i]];
+        }
+    for (int i = 0; i < ti->ndst; i++) /* write after write: wait for an older load into it */
+        if (sb[ti->dst[i]] > r) {
+            r = sb[ti->dst[i]];
+            kind = sk[ti->dst[i]];
+        }
+    tw->dep_ready = r;
+    tw->dep_reason = (uint8_t)timing_sb_reason(kind);
+    tw->cached_pc = pc;
+}
+
+static inline int32_t next_pc(const Warp *w, TimingWarp *tw)
+{
+    if (w->conv)
+        return w->upc;
+    if (tw->npc < 0) {
+        uint32_t m;
+        tw->npc = exec_next_group(w, &m);
+    }
+    return tw->npc;
+}
+
+/* The cycle w's operands and its own waits allow its next issue (deps cached). */
+static inline uint64_t ready_at(TimingModel *tm, const Exec *x, Warp *w, int32_t *pcout)
+{
+    size_t wi = warp_index(x, w);
+    TimingWarp *tw = &tm->warps[wi];
+    int32_t pc = next_pc(w, tw);
+    if (pc != tw->cached_pc)
+        deps(tm, wi, tw, pc);
+    *pcout = pc;
+    uint64_t r = tw->dep_ready > tw->min_issue ? tw->dep_ready : tw->min_issue;
+    return r;
+}
+
+Warp *timing_pick(Exec *x, SimSM *sm, int q)
+{
+    TimingModel *tm = x->tm;
+    TimingSM *ts = &tm->sms[sm - x->sms];
+    uint64_t now = x->cycle;
+    if (now < ts->sched_min[q]) { /* nothing of its can issue yet */
+        if (ts->sched_min[q] < ts->next_ready)
+            ts->next_ready = ts->sched_min[q];
+        return NULL;
+    }
+    uint64_t smin = UINT64_MAX;
+    int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0;
+    Warp *greedy = ts->greedy[q], *best = NULL;
+    bool random = x->cfg->schedule == DEVICE_SCHED_RANDOM;
+    int gk = ts->greedy_k[q];
+    if (greedy && !random && gk < n && sm->wl[q + 4 * gk] == greedy && greedy->run) {
+        /* greedy: the warp issued last keeps issuing while it can (the others
+         * are looked at when it cannot) */
+        int32_t pc;
+        uint64_t r = ready_at(tm, x, greedy, &pc);
+        if (r <= now) {
+            int reason;
+            if (unit_ready(tm, ts, q, tm->ii[pc].cls, &reason) <= now) {
+                tm->cur_q = q;
+                return greedy;
+            }
+        }
+    }
+    uint64_t best_age = UINT64_MAX;
+    int nready = 0, best_k = -1;
+    bool got_greedy = false;
+    for (int k = 0; k < n; k++) {
+        Warp *w = sm->wl[q + 4 * k];
+        if (!w->run)
+            continue;
+        int32_t pc;
+        uint64_t r = ready_at(tm, x, w, &pc);
+        const TimingWarp *tw = &tm->warps[warp_index(x, w)];
+        if (r <= now) {
+            int reason;
+            uint64_t u = unit_ready(tm, ts, q, tm->ii[pc].cls, &reason);
+            if (u > r)
+                r = u;
+        }
+        if (r > now) {
+            if (r < smin)
+                smin = r;
+            continue;
+        }
+        nready++;
+        if (random) { /* --schedule random: any ready warp (reservoir choice) */
+            if (exec_rand_below(x, (uint32_t)nready) == 0) {
+                best = w;
+                best_k = k;
+            }
+        } else if (w == greedy) {
+            best = w;
+            best_k = k;
+            got_greedy = true;
+        } else if (tw->age < best_age && !got_greedy) {
+            best = w;
+            best_k = k;
+            best_age = tw->age;
+        }
+    }
+    if (nready > 1)
+        smin = now + 1; /* the ones not selected try again next cycle */
+    ts->sched_min[q] = smin;
+    if (smin < ts->next_ready)
+        ts->next_ready = smin;
+    if (best) {
+        ts->greedy[q] = best;
+        ts->greedy_k[q] = best_k;
+        tm->cur_q = q;
+    }
+    return best;
+}
+
+/* Charge the cycles since w's last issue to what it waited for. */
+static void account(TimingModel *tm, const TimingWarp *tw, uint64_t now, uint64_t unit_r, int unit_reason)
+{
+    uint64_t *st = tm->out->stall;
+    uint64_t t = tw->last + 1;
+    const uint64_t until[4] = {tw->min_issue, tw->dep_ready, unit_r, now};
+    const int why[4] = {tw->min_reason, tw->dep_reason, unit_reason, DEVICE_STALL_NOT_SELECTED};
+    for (int i = 0; i < 4; i++) {
+        uint64_t u = until[i] < now ? until[i] : now;
+        if (u > t) {
+            st[why[i]] += u - t;
+            t = u;
+        }
+    }
+    st[DEVICE_STALL_SELECTED]++;
+}
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+void timing_issue(Exec *x, Warp *w)
+{
+    TimingModel *tm = x->tm;
+    const double *v = tm->p->v;
+    uint64_t now = x->cycle;
+    int q = tm->cur_q, smid = w->blk->sm;
+    TimingSM *ts = &tm->sms[smid];
+    size_t wi = warp_index(x, w);
+    TimingWarp *tw = &tm->warps[wi];
+    uint32_t m;
+    int32_t pc = w->conv ? (m = w->run, w->upc) : exec_next_group(w, &m);
+    const SimInst *in = &x->prog->insts[pc];
+    const TimingInst *ti = &tm->ii[pc];
+    if (pc != tw->cached_pc)
+        deps(tm, wi, tw, pc);
+    uint32_t em = m;
+    if (in->guard >= 0) {
+        uint32_t g = w->p[in->guard];
+        em &= in->guard_neg ? ~g : g;
+    }
+    int ureason;
+    uint64_t ur = unit_ready(tm, ts, q, ti->cls, &ureason);
+    account(tm, tw, now, ur, ureason);
+
+    uint64_t done = now + 1, min_issue = now + 1;
+    int kind = TIMING_SB_FIXED, min_reason = DEVICE_STALL_WAIT;
+    switch (ti->cls) {
+    case TC_GLOBAL: case TC_SHARED: case TC_ATOM_GLOBAL: case TC_ATOM_SHARED:
+        done = timing_lsu_issue(x, w, in, ti, em, now, &kind);
+        tw->mem_done = max64(tw->mem_done, done);
+        break;
+    case TC_CP_ASYNC:
+        done = timing_lsu_issue(x, w, in, ti, em, now, &kind);
+        tw->open_group = max64(tw->open_group, done);
+        tw->mem_done = max64(tw->mem_done, done);
+        break;
+    case TC_CP_WAIT: {
+        uint64_t t = 0;
+        if (ti->sub == 0) { /* commit_group */
+            if (tw->ngroups == TIMING_GROUPS) { /* fold the oldest two */
+                tw->groups[1] = max64(tw->groups[0], tw->groups[1]);
+                for (int i = 1; i < TIMING_GROUPS; i++)
+                    tw->groups[i - 1] = tw->groups[i];
+                tw->ngroups--;
+            }
+            tw->groups[tw->ngroups++] = tw->open_group;
+            tw->open_group = 0;
+        } else if (ti->sub == 1 && em) { /* wait_group N: all but the newest N */
+            int keep = (int)exec_src(x, w, in->s[0])[__builtin_ctz(em)];
+            int drop = tw->ngroups - (keep < 0 ? 0 : keep);
+            for (int i = 0; i < drop; i++)
+                t = max64(t, tw->groups[i]);
+            for (int i = drop; i < tw->ngroups && drop > 0; i++)
+                tw->groups[i - drop] = tw->groups[i];
+            if (drop > 0)
+                tw->ngroups -= drop;
+        } else if (ti->sub == 2) { /* wait_all */
+            for (int i = 0; i < tw->ngroups; i++)
+                t = max64(t, tw->groups[i]);
+            t = max64(t, tw->open_group);
+            tw->ngroups = 0;
+            tw->open_group = 0;
+        }
+        min_issue = max64(min_issue, t);
+        min_reason = DEVICE_STALL_LONG_SCOREBOARD;
+        break;
+    }
+    case TC_BARRIER:
+        min_reason = DEVICE_STALL_BARRIER; /* the release sets when (timing_barrier_release) */
+        break;
+    case TC_MEMBAR:
+        min_issue = max64(now + (uint64_t)v[TP_MEMBAR_LAT], tw->mem_done);
+        min_reason = DEVICE_STALL_MEMBAR;
+        break;
+    case TC_NANOSLEEP:
+        if (em) {
+            uint64_t ns = exec_src(x, w, in->s[0])[__builtin_ctz(em)] & 0xffffffffu;
+            if (ns > 1000000) /* the PTX ISA's limit: 1 ms */
+                ns = 1000000;
+            min_issue = now + (uint64_t)((double)ns * v[TP_CLOCK_MHZ] / 1000.0);
+        }
+        min_reason = DEVICE_STALL_SLEEPING;
+        break;
+    case TC_PARAM:
+        done = now + (uint64_t)v[TP_LAT_INT];
+        break;
+    default:
+        done = now + latency_of(v, ti->cls, &kind);
+        break;
+    }
+    int p = pipe_of(ti->cls);
+    if (p >= 0)
+        ts->pipe_free[q][p] = max64(ts->pipe_free[q][p], now) + interval_of(v, ti->cls);
+
+    if (x->cfg->on_issue && exec_view_call(x, w) != 0) {
+        exec_fault(x, w, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
+        return;
+    }
+    exec_issue(x, w);
+
+    uint32_t *sb = tm->sb + wi * (tm->sbmask + 1);
+    uint8_t *sk = tm->sbk + wi * (tm->sbmask + 1);
+    uint32_t d32 = done > UINT32_MAX ? UINT32_MAX : (uint32_t)done;
+    for (int i = 0; i < ti->ndst; i++) {
+        sb[ti->dst[i]] = d32;
+        sk[ti->dst[i]] = (uint8_t)kind;
+    }
+    tw->last = now;
+    tw->cached_pc = -1;
+    tw->npc = -1;
+    tw->min_issue = min_issue;
+    tw->min_reason = (uint8_t)min_reason;
+    if (ts->next_ready > now + 1)
+        ts->next_ready = now + 1; /* it may issue again: look next cycle */
+    ts->sched_min[q] = 0;
+    if (!w->run && !w->barwait && !w->syncwait && tw->active) { /* every lane exited */
+        tw->active = false;
+        ts->warp_cycles += now + 1 - tw->start;
+    }
+}
+
+uint64_t timing_next_cycle(Exec *x, SimSM *sm)
+{
+    TimingSM *ts = &x->tm->sms[sm - x->sms];
+    uint64_t now = sm->now, next = ts->next_ready;
+    ts->next_ready = UINT64_MAX;
+    if (next == UINT64_MAX) /* nothing pending: look at every warp again (a safety net:
+                               a warp list changed and no hook said so) */
+        memset(ts->sched_min, 0, sizeof ts->sched_min);
+    if (next <= now || next == UINT64_MAX)
+        next = now + 1;
+    if (sm->finishing && next > sm->finishing - 1) /* a finished block retires then */
+        next = sm->finishing - 1 > now ? sm->finishing - 1 : now + 1;
+    return next;
+}

@@ -1,0 +1,26 @@
+// grade fixture (lesson 4): fewer registers by dropping work -- 32 terms
+// instead of 48: 75% occupancy, and every result wrong.
+#define TERMS 32
+
+extern "C" __global__ void poly_int(const int *x, int *y, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    unsigned v = (unsigned)x[i];
+    unsigned acc[TERMS];
+#pragma unroll
+    for (int t = 0; t < TERMS; t++)
+        acc[t] = v * (t + 1);
+#pragma unroll 1
+    for (int k = 0; k < 16; k++) {
+#pragma unroll
+        for (int t = 0; t < TERMS; t++)
+            acc[t] = acc[t] * v + (acc[(t + 7) % TERMS] >> 1) + k;
+    }
+    unsigned s = 0;
+#pragma unroll
+    for (int t = 0; t < TERMS; t++)
+        s += t & 1 ? 0u - acc[t] : acc[t];
+    y[i] = (int)s;
+}

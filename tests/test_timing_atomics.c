@@ -1,0 +1,87 @@
+/* test_timing_atomics.c: the atomics unit (sim/timing_atomics.c): updates
+ * of one address serialise at L2, distinct addresses do not; shared-memory
+ * atomics serialise per address inside the SM. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "arch.h"
+#include "timing_int.h"
+
+#define GBASE 0x0000700000000000ull
+
+static TimingModel *model(DeviceTiming *out)
+{
+    ArchTarget t;
+    SimError e;
+    assert_int_equal(arch_resolve("sm_90", &t, &e), SIM_OK);
+    TimingModel *tm = timing_model_new(timing_params_for(t.arch), 2, 64 * 1024, out);
+    assert_non_null(tm);
+    return tm;
+}
+
+static uint64_t warp(TimingModel *tm, uint64_t t, uint64_t stride)
+{
+    uint64_t a[32];
+    for (int l = 0; l < 32; l++)
+        a[l] = GBASE + 4096 + (uint64_t)l * stride;
+    return timing_atomics_global(tm, 0, t, 0xffffffffu, a, 4);
+}
+
+static void test_one_address_serialises_a_warp(void **s)
+{
+    (void)s;
+    DeviceTiming out;
+    TimingModel *tm = model(&out);
+    uint64_t spread = warp(tm, 0, 4);
+    timing_model_free(tm);
+    tm = model(&out);
+    uint64_t same = warp(tm, 0, 0);
+    const double *v = tm->p->v;
+    assert_true(same >= spread + (uint64_t)(31 * v[TP_ATOM_SAME_ADDR]));
+    timing_model_free(tm);
+}
+
+static void test_contended_counter_costs_one_interval_per_update(void **s)
+{
+    (void)s;
+    DeviceTiming out;
+    TimingModel *tm = model(&out);
+    const double *v = tm->p->v;
+    uint64_t last = 0;
+    enum { WARPS = 1000 };
+    for (int k = 0; k < WARPS; k++) /* all issued at once, from two SMs */
+        last = warp(tm, 0, 0);
+    assert_true(last >= (uint64_t)(WARPS * 32 * v[TP_ATOM_SAME_ADDR]));
+    timing_model_free(tm);
+    tm = model(&out);
+    uint64_t spread = 0;
+    for (int k = 0; k < WARPS; k++)
+        spread = warp(tm, 0, 4);
+    assert_true(spread * 4 < last);
+    timing_model_free(tm);
+}
+
+static void test_shared_atomics_serialise_per_address(void **s)
+{
+    (void)s;
+    uint64_t a[32];
+    for (int l = 0; l < 32; l++)
+        a[l] = (uint64_t)(l % 4) * 4; /* 4 addresses, 8 lanes each */
+    assert_int_equal(timing_atomics_shared_serial(0xffffffffu, a), 7);
+    for (int l = 0; l < 32; l++)
+        a[l] = (uint64_t)l * 4;
+    assert_int_equal(timing_atomics_shared_serial(0xffffffffu, a), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_one_address_serialises_a_warp),
+        cmocka_unit_test(test_contended_counter_costs_one_interval_per_update),
+        cmocka_unit_test(test_shared_atomics_serialise_per_address),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
