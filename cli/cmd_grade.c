@@ -27,6 +27,8 @@ static void progress_line(void *arg, const GradeExercise *ex, int test, int run,
 static const char grade_help[] =
     "usage: warpsim grade LESSON STUDENT.cu [--runs K] [--seed N] [--format text|json|gradescope]\n"
     "                     [--out FILE] [--gpu [--gpu-timeout S]] [--threads N]\n"
+    "                     [--max-memory SIZE] [--max-budget N] [--compile-timeout S]\n"
+    "                     [--compile-memory SIZE]\n"
     "\n"
     "Grades a student's kernel against a lesson's exercise.  The file is compiled with\n"
     "nvcc -ptx -lineinfo; the kernel is found by the exercise's name; each test of the\n"
@@ -52,8 +54,22 @@ static const char grade_help[] =
     "  --threads N    run N simulator runs side by side (default: $WARPSIM_THREADS,\n"
     "                 else the cores available); the report is the same with any N\n"
     "\n"
+    "Limits (a course sets them; nothing in a submission can raise them):\n"
+    "  --max-memory SIZE      simulated memory of one launch: global buffers, shared\n"
+    "                         memory of its blocks, local memory of its threads\n"
+    "                         (default 256M; K, M, G suffixes); a test needing more\n"
+    "                         is not run and a memory-limit finding says why\n"
+    "  --max-budget N         warp instructions one launch may issue, whatever the\n"
+    "                         exercise allows (default %llu)\n"
+    "  --compile-timeout S    wall and CPU seconds of nvcc and of ptxas (default %d)\n"
+    "  --compile-memory SIZE  their address space (default 4G)\n"
+    "The submission is read once (a regular file of at most 8 MiB) and compiled in a\n"
+    "private folder; an #include outside its folder and the CUDA toolkit's headers is\n"
+    "refused; reports show source lines of the submission only, escaped.\n"
+    "\n"
     "Exit status: 0 every test passed, 1 a test failed (or the file does not compile),\n"
-    "2 could not grade (unknown lesson, no exercise, unreadable file, no nvcc).\n"
+    "2 could not grade (unknown lesson, no exercise, no such file, no nvcc); the report\n"
+    "is still written then, with a not-graded finding saying why.\n"
     "\n"
     "example:\n"
     "  warpsim grade 1 lessons/01-threads-and-races/exercise/block_sum.cu\n"
@@ -78,6 +94,22 @@ static bool parse_count(const char *v, long lo, long hi, long *out)
     return true;
 }
 
+/* "256M", "1G", "65536": bytes, at least 1 MiB, at most 1 TiB. */
+static bool parse_size(const char *v, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!*v || *v == '-')
+        return false;
+    unsigned long long x = strtoull(v, &end, 10);
+    int shift = !*end ? 0 : (*end == 'K' || *end == 'k') ? 10 : (*end == 'M' || *end == 'm') ? 20
+                          : (*end == 'G' || *end == 'g') ? 30 : -1;
+    if (errno || shift < 0 || (*end && end[1]) || x > (1ull << 40) >> shift)
+        return false;
+    *out = (uint64_t)x << shift;
+    return *out >= (1u << 20);
+}
+
 int cmd_grade(int argc, char **argv)
 {
     const char *lesson = NULL, *format = "text", *out = NULL;
@@ -92,7 +124,8 @@ int cmd_grade(int argc, char **argv)
         if (th > 0) {
             continue;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            printf(grade_help, GRADE_DEFAULT_RUNS, GRADE_GPU_TIMEOUT);
+            printf(grade_help, GRADE_DEFAULT_RUNS, GRADE_GPU_TIMEOUT, (unsigned long long)GRADE_MAX_BUDGET,
+                   GRADE_COMPILE_TIMEOUT);
             return 0;
         } else if (!strcmp(a, "--gpu")) {
             o.gpu = true;
@@ -106,6 +139,22 @@ int cmd_grade(int argc, char **argv)
             if (!parse_count(argv[++i], 1, 3600, &v))
                 return usage_error("--gpu-timeout '%s': expected seconds from 1 to 3600", argv[i]);
             o.gpu_timeout = (int)v;
+        } else if (!strcmp(a, "--compile-timeout") && has_val) {
+            if (!parse_count(argv[++i], 1, 3600, &v))
+                return usage_error("--compile-timeout '%s': expected seconds from 1 to 3600", argv[i]);
+            o.compile_timeout = (int)v;
+        } else if ((!strcmp(a, "--max-memory") || !strcmp(a, "--compile-memory")) && has_val) {
+            uint64_t *dst = a[2] == 'm' ? &o.max_memory : &o.compile_memory;
+            if (!parse_size(argv[++i], dst))
+                return usage_error(a[2] == 'm' ? "--max-memory '%s': expected a size such as 256M or 1G"
+                                               : "--compile-memory '%s': expected a size such as 4G", argv[i]);
+        } else if (!strcmp(a, "--max-budget") && has_val) {
+            char *end;
+            const char *b = argv[++i];
+            errno = 0;
+            o.max_budget = strtoull(b, &end, 10);
+            if (!*b || *end || b[0] == '-' || errno || !o.max_budget)
+                return usage_error("--max-budget '%s': expected a positive count of warp instructions", b);
         } else if (!strcmp(a, "--seed") && has_val) {
             char *end;
             const char *s = argv[++i];
@@ -152,10 +201,14 @@ int cmd_grade(int argc, char **argv)
         o.progress = progress_line;
     GradeReport r;
     SimError err;
+    int rc = 0;
     if (grade_run(l->exercise, &o, &r, &err) != SIM_OK) {
         fprintf(stderr, "warpsim grade: %s\n", err.msg);
-        grade_report_free(&r);
-        return 2;
+        rc = 2;
+        if (!r.ex) { /* nothing graded: bad options, no report to write */
+            grade_report_free(&r);
+            return 2;
+        }
     }
     if (r.gpu_requested && !r.gpu_ran)
         fprintf(stderr, "warpsim grade: --gpu: %s; graded on the simulator only\n",
@@ -172,7 +225,8 @@ int cmd_grade(int argc, char **argv)
         grade_write_gradescope(f, &r);
     else
         grade_write_text(f, &r);
-    int rc = r.passed ? 0 : 1;
+    if (!rc)
+        rc = r.passed ? 0 : 1;
     if (out && fclose(f)) {
         fprintf(stderr, "warpsim grade: %s: write failed: %s\n", out, strerror(errno));
         rc = 2;

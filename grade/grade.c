@@ -6,9 +6,12 @@
  * up here (grade_int.h says who calls whom). */
 #include "grade_int.h"
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "argspec.h"
@@ -29,7 +32,27 @@ static void not_run(GradeReport *r, const char *why)
         snprintf(r->items[i].output, sizeof r->items[i].output, "%s", why);
 }
 
-static void compile_failed(GradeCtx *c, GradeCompileStatus st, char *log)
+/* Every item's score 0 and its output why; a finding of kind says it once. */
+static void finding_for_all(GradeCtx *c, const char *kind, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void finding_for_all(GradeCtx *c, const char *kind, int line, const char *fmt, ...)
+{
+    GradeFinding f;
+    grade_finding_init(c, &f, kind, -1, -1);
+    f.backend[0] = 0;
+    snprintf(f.file, sizeof f.file, "%s", c->r->student);
+    f.line = line;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f.msg, sizeof f.msg, fmt, ap);
+    va_end(ap);
+    grade_finding_add(c, -1, &f, NULL);
+    char why[sizeof c->r->items[0].output];
+    snprintf(why, sizeof why, "not run (%s): %s", kind, f.msg);
+    not_run(c->r, why);
+}
+
+static void compile_failed(GradeCtx *c, GradeCompileStatus st, char *log, const char *why)
 {
     GradeReport *r = c->r;
     GradeFinding f;
@@ -40,8 +63,8 @@ static void compile_failed(GradeCtx *c, GradeCompileStatus st, char *log)
     int line, col;
     if (st == GRADE_COMPILE_TIMED_OUT) {
         snprintf(f.file, sizeof f.file, "%s", r->student);
-        snprintf(f.msg, sizeof f.msg, "nvcc did not finish within %d seconds and was stopped", GRADE_COMPILE_TIMEOUT);
-    } else if (grade_compile_first_error(log, file, sizeof file, &line, &col, emsg, sizeof emsg)) {
+        snprintf(f.msg, sizeof f.msg, "nvcc did not finish within %d seconds and was stopped", c->cin.limits.cpu_seconds);
+    } else if (log && grade_compile_first_error(log, file, sizeof file, &line, &col, emsg, sizeof emsg)) {
         grade_student_file(c, file, f.file, sizeof f.file);
         f.line = line;
         f.col = col;
@@ -50,10 +73,64 @@ static void compile_failed(GradeCtx *c, GradeCompileStatus st, char *log)
             f.line = grade_kernel_line(r, c->ex->kernel);
     } else {
         snprintf(f.file, sizeof f.file, "%s", r->student);
-        snprintf(f.msg, sizeof f.msg, "nvcc failed (its messages are below)");
+        snprintf(f.msg, sizeof f.msg, "%s", *why ? why : "nvcc failed (its messages are below)");
     }
     grade_finding_add(c, -1, &f, NULL);
     not_run(r, "not run: the file does not compile");
+}
+
+/* The line of the first #include naming name's last part, 0 when none. */
+static int include_line(const GradeReport *r, const char *name)
+{
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    int line = 1;
+    for (const char *p = r->source; p && *p; line++) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        const char *hash = memchr(p, '#', n), *inc = hash ? memmem(hash, n - (size_t)(hash - p), "include", 7) : NULL;
+        if (inc && *base && memmem(inc, n - (size_t)(inc - p), base, strlen(base)))
+            return line;
+        p = nl ? nl + 1 : p + n;
+    }
+    return 0;
+}
+
+/* A name messages may carry as it is: no control characters, quotes or
+ * backslashes. */
+static bool printable(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f || *s == '"' || *s == '\\')
+            return false;
+    return true;
+}
+
+/* Read the submission once, through a sandbox's copy: a FIFO, a device, a
+ * folder or a file past SOURCE_MAX_CU is refused without being read. */
+static SimStatus read_submission(GradeCtx *c, SimError *err)
+{
+    GradeReport *r = c->r;
+    char msg[1024];
+    struct stat st;
+    if (stat(r->student, &st) != 0)
+        return sim_error_set(err, SIM_ERR_IO, r->student, 0, 0, "%s: cannot open: %s", r->student, strerror(errno));
+    /* a link could make the report show any file the grader can read */
+    if (lstat(r->student, &st) == 0 && S_ISLNK(st.st_mode)) {
+        finding_for_all(c, "submission-refused", 0, "the submission was not read: %s is a symbolic link (a regular "
+                        ".cu file is graded)", printable(r->student) ? r->student : "the file");
+        return SIM_OK;
+    }
+    Sandbox *sb = sandbox_new("submit", msg, sizeof msg);
+    if (!sb)
+        return sim_error_set(err, SIM_ERR_NODEVICE, "", 0, 0, "%s", msg);
+    if (sandbox_copy_in(sb, r->student, "kernel.cu", SOURCE_MAX_CU, msg, sizeof msg))
+        r->source = sandbox_read(sb, "kernel.cu", SOURCE_MAX_CU, &r->source_len, msg, sizeof msg);
+    sandbox_free(sb);
+    if (!r->source)
+        finding_for_all(c, "submission-refused", 0, "the submission was not read: %s (a regular .cu file of at most "
+                        "%u MiB is graded)", msg, SOURCE_MAX_CU >> 20);
+    return SIM_OK;
 }
 
 static bool signature_ok(GradeCtx *c, DeviceModule *mod)
@@ -118,6 +195,9 @@ static bool prepare_tests(GradeCtx *c, SimError *err)
                 return false;
             }
         T->budget = grade_exercise_budget(ex, &T->launch);
+        uint64_t ceiling = c->o->max_budget ? c->o->max_budget : GRADE_MAX_BUDGET;
+        if (T->budget > ceiling)
+            T->budget = ceiling;
     }
     return true;
 }
@@ -171,33 +251,56 @@ SimStatus grade_run(const GradeExercise *ex, const GradeOptions *o, GradeReport 
     Device *dev = NULL;
     char *log = NULL;
     char msg[1024];
-    r->source = source_read_file(o->student, &r->source_len, msg, sizeof msg);
-    if (!r->source) {
-        sim_error_set(err, SIM_ERR_IO, o->student, 0, 0, "%s", msg);
+    if (read_submission(&c, err) != SIM_OK || !r->source)
         goto done;
+    char folder[4096];
+    if (realpath(o->student, folder)) {
+        char *slash = strrchr(folder, '/');
+        if (slash)
+            slash[slash == folder] = 0;
+    } else {
+        folder[0] = 0;
     }
-    GradeCompileStatus cs = grade_compile(o->student, ex->arch, GRADE_COMPILE_TIMEOUT, &c.ptx, &c.ptx_len, &log,
-                                          msg, sizeof msg);
+    c.cin.source = r->source;
+    c.cin.source_len = r->source_len;
+    c.cin.shown = printable(o->student) ? o->student : "submission.cu";
+    c.cin.folder = folder[0] ? folder : NULL;
+    sandbox_limits_default(&c.cin.limits);
+    c.cin.limits.wall_seconds = c.cin.limits.cpu_seconds =
+        (unsigned)(o->compile_timeout > 0 ? o->compile_timeout : GRADE_COMPILE_TIMEOUT);
+    c.cin.limits.address_space = o->compile_memory ? o->compile_memory : GRADE_COMPILE_MEMORY;
+    msg[0] = 0;
+    GradeCompileStatus cs = grade_compile(&c.cin, ex->arch, &c.ptx, &c.ptx_len, &log, msg, sizeof msg);
     if (cs == GRADE_COMPILE_UNAVAILABLE) {
         sim_error_set(err, SIM_ERR_NODEVICE, "", 0, 0, "%s", msg);
         goto done;
     }
+    if (cs == GRADE_COMPILE_REFUSED) {
+        finding_for_all(&c, "include-refused", include_line(r, msg), "the compile would read %s (an #include "
+                        "or #line names it): refused; a submission may include regular files of its own folder and "
+                        "the CUDA toolkit's headers only", msg);
+        goto score;
+    }
     if (cs != GRADE_COMPILED) {
-        compile_failed(&c, cs, log);
+        compile_failed(&c, cs, log, msg);
         goto score;
     }
     r->compiled = true;
     SimError derr;
     sim_error_clear(&derr);
     DeviceModule *mod;
-    if (!(dev = device_open_sim(ex->arch, &derr)) ||
-        device_load_ptx(dev, o->student, c.ptx, c.ptx_len, &mod, &derr)) {
-        if (derr.line)
-            sim_error_set(err, SIM_ERR_UNSUPPORTED, "", 0, 0, "the simulator cannot run this kernel: PTX line %d: %s",
-                          derr.line, derr.msg);
-        else
-            sim_error_set(err, SIM_ERR_UNSUPPORTED, "", 0, 0, "the simulator cannot run this kernel: %s", derr.msg);
+    if (!(dev = device_open_sim(ex->arch, &derr))) {
+        sim_error_set(err, derr.status ? derr.status : SIM_ERR_UNSUPPORTED, "", 0, 0, "%s", derr.msg);
         goto done;
+    }
+    if (device_load_ptx(dev, o->student, c.ptx, c.ptx_len, &mod, &derr)) {
+        /* an instruction the simulator lacks, a call to malloc, ...: the
+         * student's to know, with a score of 0 and the reason */
+        char where[32] = "";
+        if (derr.line)
+            snprintf(where, sizeof where, "PTX line %d: ", derr.line);
+        finding_for_all(&c, "unsupported", 0, "the simulator cannot run this kernel: %s%s", where, derr.msg);
+        goto score;
     }
     if (!signature_ok(&c, mod))
         goto score;
@@ -217,6 +320,17 @@ score:
             r->passed = false;
     }
 done:
+    if (err->status != SIM_OK) {
+        /* not the submission's doing, but the report still says why no
+         * test ran, so a course's platform shows a reason */
+        char why[sizeof err->msg];
+        snprintf(why, sizeof why, "%s", err->msg);
+        finding_for_all(&c, "not-graded", 0, "the grader could not grade this submission: %s", why);
+        for (int i = 0; i < r->nitems; i++)
+            r->items[i].score = 0, r->items[i].passed = false;
+        r->score = 0;
+        r->passed = false;
+    }
     device_close(dev);
     if (!r->compiler_output)
         free(log);

@@ -31,6 +31,16 @@
 #define GRADE_COMPILE_TIMEOUT 120
 /* Seconds each GPU launch (and the GPU setup) may take by default. */
 #define GRADE_GPU_TIMEOUT 10
+/* Address space nvcc (each of its stages) and ptxas may use by default. */
+#define GRADE_COMPILE_MEMORY (4ull << 30)
+/* Simulated memory one launch may use by default: global buffers, shared
+ * memory of every block and local memory of every thread together. */
+#define GRADE_MAX_MEMORY (256ull << 20)
+/* The most warp instructions one launch may issue, whatever the exercise
+ * allows.  Above every shipped exercise's own budget (lesson 8's largest
+ * test has 12.9 million), so it only stops an exercise that asks for more;
+ * an endless loop ends at the exercise's budget, in well under a second. */
+#define GRADE_MAX_BUDGET 20000000ull
 
 /* Told as each run of each test is taken into the report (in test and run
  * order; with threads > 1 the runs themselves go side by side), and once
@@ -47,6 +57,13 @@ typedef struct {
     bool gpu_sim;                /* a second simulator stands in for the GPU
                                     (to test the GPU path without one); needs gpu */
     int gpu_timeout;             /* seconds, see GRADE_GPU_TIMEOUT; <= 0: that default */
+    /* Ceilings a course sets and a submission cannot raise; 0: the default. */
+    int compile_timeout;         /* wall and CPU seconds of nvcc and of ptxas (GRADE_COMPILE_TIMEOUT) */
+    uint64_t compile_memory;     /* their address space, bytes (GRADE_COMPILE_MEMORY) */
+    uint64_t max_memory;         /* simulated bytes per launch (GRADE_MAX_MEMORY): a test that
+                                    needs more is not run, a memory-limit finding says why */
+    uint64_t max_budget;         /* warp instructions per launch (GRADE_MAX_BUDGET): the
+                                    exercise's budget is cut to it */
     int threads;                 /* simulator runs side by side (pool.h); <= 1: one at a
                                     time.  The report is the same with any count */
     GradeProgressFn progress;    /* NULL: no progress reports */
@@ -55,9 +72,10 @@ typedef struct {
 
 /* One finding: a problem, where it is, and how to see it again. */
 typedef struct {
-    char kind[32];               /* compile-error, signature, wrong-answer, race,
-                                    out-of-bounds, budget-exceeded, deadlock,
-                                    barrier-divergence, scope, timeout, launch-failed,
+    char kind[32];               /* compile-error, include-refused, submission-refused,
+                                    unsupported, memory-limit, not-graded, signature,
+                                    wrong-answer, race, out-of-bounds, budget-exceeded,
+                                    deadlock, barrier-divergence, scope, timeout, launch-failed,
                                     or another fault kind of device.h (misaligned,
                                     trap, ...) */
     char detail[32];             /* the simulator's finer word ("lost-update",
@@ -119,19 +137,26 @@ typedef struct {
 } GradeReport;
 
 /* Grade o->student against exercise ex; r and err must not be NULL, ex
- * and o->student must outlive *r.  SIM_OK with *r filled, whether
- * the kernel passed or not (r->passed): a file that does not compile, a
- * missing kernel, wrong parameters, a wrong answer, a race, a fault, an
- * endless loop are all findings in a graded report.  Any other status when
- * it could not grade, with one line (no prefix) in err->msg:
- * SIM_ERR_USAGE for a NULL or invalid exercise (grade_exercise_valid says
- * why), no student file or runs < 1; SIM_ERR_IO when the file cannot be
- * read; SIM_ERR_NODEVICE when nvcc is missing or cannot be run, or no
- * temporary folder can be made; SIM_ERR_UNSUPPORTED when the simulator
- * cannot load the compiled PTX; SIM_ERR_NOMEM.  Free *r with
+ * and o->student must outlive *r.  The submission is hostile input: it is
+ * read once (a regular file of at most SOURCE_MAX_CU bytes), compiled in a
+ * private sandbox (launch/sandbox.h) under o's compile limits after its
+ * #includes were checked, and reports show only its own text.  SIM_OK with
+ * *r filled, whether the kernel passed or not (r->passed): a file that is
+ * refused or does not compile, an #include outside its folder, a kernel
+ * the simulator cannot load, a missing kernel, wrong parameters, a wrong
+ * answer, a race, a fault, an endless loop, a test past o->max_memory are
+ * all findings in a graded report, with 0 points for the tests they
+ * prevented.  Any other status when it could not grade, with one line (no
+ * prefix) in err->msg: SIM_ERR_USAGE for a NULL or invalid exercise
+ * (grade_exercise_valid says why), no student file or runs < 1 (r->ex is
+ * then NULL: nothing to write); SIM_ERR_IO when the file does not exist;
+ * SIM_ERR_NODEVICE when nvcc is missing or cannot be run, no temporary
+ * folder can be made, or warpsim was interrupted; SIM_ERR_NOMEM.  In those
+ * cases with r->ex set, *r is still a complete report (score 0, a
+ * not-graded finding saying why) that the writers accept.  Free *r with
  * grade_report_free in every case.  Blocking: nvcc and ptxas run as child
- * processes and, with o->gpu, the GPU's runs in a forked one; o->progress
- * is called on the way. */
+ * processes and, with o->gpu, the GPU's runs in a forked one, all killed
+ * with warpsim; o->progress is called on the way. */
 SimStatus grade_run(const GradeExercise *ex, const GradeOptions *o, GradeReport *r, SimError *err);
 
 /* Free what *r owns and zero it; a zeroed report is fine. */
@@ -142,11 +167,15 @@ void grade_report_free(GradeReport *r);
  * in r and report no error (check f with ferror).
  *
  * The report for a terminal (in colour when f is one and $NO_COLOR is
- * unset): tests, rubric, findings with their source line (read again from
- * the file when it is a header the submission includes) and a marker,
- * replay commands, the score. */
+ * unset): tests, rubric, findings with their source line (from r->source
+ * only: a finding in another file, a header or a name a #line chose, shows
+ * none) and a marker, replay commands, the score.  Control characters and
+ * bytes that are not UTF-8 in anything the submission controls are written
+ * as \xNN. */
 void grade_write_text(FILE *f, const GradeReport *r);
-/* {"lesson", "passed", "score", "max_score", "tests": [{"name", "passed",
+/* The JSON writers escape control characters and replace bytes that are
+ * not UTF-8 with U+FFFD: their output is always valid JSON in UTF-8.
+ * {"lesson", "passed", "score", "max_score", "tests": [{"name", "passed",
  * "score", "max_score", "output"}], "findings": [{"kind", "file", "line",
  * ...}]} (+ "gpu" with --gpu); rubric items are tests named "rubric: ...". */
 void grade_write_json(FILE *f, const GradeReport *r);

@@ -20,6 +20,7 @@
 
 #include "argspec.h"
 #include "gpu.h"
+#include "sandbox.h"
 
 enum { MSG_NODEVICE, MSG_SETUP_FAILED, MSG_READY, MSG_START, MSG_DONE };
 
@@ -82,8 +83,7 @@ static Device *child_setup(const GradeCtx *c, int fd, DeviceModule **mod, char *
     if (strcmp(arch, c->ex->arch)) {
         if (!*own_ptx) {
             char *log = NULL;
-            GradeCompileStatus st = grade_compile(c->r->student, arch, GRADE_COMPILE_TIMEOUT, own_ptx, &len, &log,
-                                                  m.text, sizeof m.text);
+            GradeCompileStatus st = grade_compile(&c->cin, arch, own_ptx, &len, &log, m.text, sizeof m.text);
             if (st != GRADE_COMPILED) {
                 if (st != GRADE_COMPILE_UNAVAILABLE)
                     snprintf(m.text, sizeof m.text, "nvcc could not compile the file for %s: %s", arch,
@@ -119,11 +119,9 @@ static Device *child_setup(const GradeCtx *c, int fd, DeviceModule **mod, char *
 
 static void child(const GradeCtx *c, int fd)
 {
-    /* a kernel's printf goes straight to standard output on a GPU: keep it
-     * out of the report (which may be JSON on the same stdout) */
-    int nul = open("/dev/null", O_WRONLY);
-    if (nul >= 0)
-        dup2(nul, 1);
+    /* a kernel's printf goes straight to standard output on a GPU: the
+     * sandbox made it /dev/null, out of the report (which may be JSON on
+     * the same stdout) */
     DeviceModule *mod = NULL;
     char *own_ptx = NULL;
     Device *dev = child_setup(c, fd, &mod, &own_ptx, true);
@@ -240,35 +238,50 @@ void grade_gpu(GradeCtx *c)
         snprintf(r->gpu_note, sizeof r->gpu_note, "cannot make a pipe for the GPU process: %s", strerror(errno));
         return;
     }
-    fflush(NULL);
-    pid_t pid = fork();
+    /* the same mechanism as nvcc's: a private folder, its own process group
+     * killed with warpsim; no address-space limit (a CUDA context maps far
+     * more than it uses), the wall limit is this loop's */
+    char why[256];
+    Sandbox *sb = sandbox_new("gpu", why, sizeof why);
+    SandboxLimits lim = {.file_size = 256ull << 20};
+    int pid = sb ? sandbox_fork(sb, &lim, why, sizeof why) : -1;
     if (pid == 0) {
         close(fds[0]);
         signal(SIGPIPE, SIG_DFL);
+        /* a compile for the GPU's arch makes its folder inside this one,
+         * which the parent removes however the child ends */
+        setenv("TMPDIR", sandbox_dir(sb), 1);
         child(c, fds[1]);
     }
     close(fds[1]);
     if (pid < 0) {
         close(fds[0]);
-        snprintf(r->gpu_note, sizeof r->gpu_note, "cannot start the GPU process: %s", strerror(errno));
+        sandbox_free(sb);
+        snprintf(r->gpu_note, sizeof r->gpu_note, "cannot start the GPU process: %s", why);
         return;
     }
     int secs = c->o->gpu_timeout > 0 ? c->o->gpu_timeout : GRADE_GPU_TIMEOUT;
-    double deadline = now() + GRADE_COMPILE_TIMEOUT + secs; /* setup may compile for the GPU's arch */
+    int compile_secs = (int)c->cin.limits.wall_seconds;
+    double deadline = now() + compile_secs + secs; /* setup may compile for the GPU's arch */
     int cur = -1;
     bool killed = false;
     GpuMsg m;
     size_t have = 0;
     for (;;) {
+        if (sandbox_signaled())
+            break; /* warpsim is being stopped: sandbox_reap kills the child and re-raises */
         double left = deadline - now();
+        if (left > 0.2)
+            left = 0.2; /* wake up now and then to notice a signal */
         struct pollfd p = {.fd = fds[0], .events = POLLIN};
-        int pr = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+        int pr = deadline - now() > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
         if (pr < 0 && errno == EINTR)
             continue;
+        if (pr == 0 && deadline - now() > 0)
+            continue;
         if (pr == 0) {
-            kill(pid, SIGKILL);
             killed = true;
-            timed_out(c, cur, cur < 0 ? GRADE_COMPILE_TIMEOUT + secs : secs);
+            timed_out(c, cur, cur < 0 ? compile_secs + secs : secs);
             break;
         }
         ssize_t n = read(fds[0], (char *)&m + have, sizeof m - have);
@@ -297,9 +310,9 @@ void grade_gpu(GradeCtx *c)
         }
     }
     close(fds[0]);
-    int st = 0;
-    waitpid(pid, &st, 0);
-    if (!killed && WIFSIGNALED(st) && cur >= 0)
+    int st = sandbox_reap(pid);
+    sandbox_free(sb);
+    if (!killed && st != -1 && WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL && cur >= 0)
         snprintf(c->tests[cur].gpu, sizeof c->tests[cur].gpu, "the GPU process died (signal %d) in this test",
                  WTERMSIG(st));
     if (r->gpu_ran) {

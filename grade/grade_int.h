@@ -6,30 +6,60 @@
  *   grade_gpu.c          -> grade_finding.c, grade_launch.c, grade_compile.c
  *   grade_finding.c      -> grade_launch.c;   grade_rubric.c -> grade_exercise.c
  *   grade_compile.c, grade_launch.c, grade_exercise.c and grade_report.c
- *   (the public writers) call no other file of the grader. */
+ *   (the public writers) call no other file of the grader.
+ * Every program the grader starts (nvcc -M, nvcc, ptxas, the GPU child)
+ * goes through launch/sandbox.h: grade_compile.c and grade_gpu.c. */
 #ifndef WARPSIM_GRADE_INT_H
 #define WARPSIM_GRADE_INT_H
 
 #include "grade.h"
 #include "launch.h"
+#include "sandbox.h"
 
 /* ---- grade_compile.c: the submission through nvcc and ptxas ------------------ */
 
 typedef enum {
     GRADE_COMPILED,              /* *ptx holds the PTX */
-    GRADE_COMPILE_FAILED,        /* nvcc rejected the file: *log holds its messages */
-    GRADE_COMPILE_TIMED_OUT,     /* nvcc ran past the timeout and was killed */
-    GRADE_COMPILE_UNAVAILABLE    /* no nvcc, or no temporary folder: msg says which */
+    GRADE_COMPILE_FAILED,        /* nvcc or ptxas rejected the file, or a limit stopped
+                                    it: *log holds their messages, msg the limit */
+    GRADE_COMPILE_TIMED_OUT,     /* nvcc ran past the wall limit and was killed */
+    GRADE_COMPILE_REFUSED,       /* an #include names a file outside the submission's
+                                    folder and the toolkit's headers: msg names it */
+    GRADE_COMPILE_UNAVAILABLE    /* no nvcc, no temporary folder, or interrupted: msg says which */
 } GradeCompileStatus;
 
-/* Compile path for arch with nvcc -ptx -lineinfo -O3 (the flags `warpsim
- * run` uses, so a replay runs the very same PTX), then check the PTX with
- * ptxas for arch when ptxas is found (it refuses what a GPU could not load:
- * too much shared memory, ...); each in a process group killed after
- * timeout_s seconds.  *ptx (NUL-terminated, *len bytes) and *log (nvcc's or
- * ptxas's messages) are malloc'd for the caller. */
-GradeCompileStatus grade_compile(const char *path, const char *arch, int timeout_s, char **ptx, size_t *len,
+/* What grade_compile compiles: the submission's text as read once before
+ * (never the path again), how reports name it, and where its headers are. */
+typedef struct {
+    const char *source;          /* the text, source_len bytes */
+    size_t source_len;
+    const char *shown;           /* the name messages use for it (printable) */
+    const char *folder;          /* the submission's folder: #include "x.h" reads there; NULL none */
+    SandboxLimits limits;        /* of each program (nvcc -M, nvcc, ptxas) */
+} GradeCompileInput;
+
+/* Compile in->source for arch in a private sandbox (sandbox.h): first
+ * `nvcc -M`, whose list of every file the compile would read is checked
+ * (the sandbox, in->folder, the toolkit's include folders and the system's
+ * C/C++ headers, regular files only); then nvcc -ptx -lineinfo -O3 (the
+ * flags `warpsim run` uses, so a replay runs the very same PTX), then
+ * ptxas for arch when it is found (it refuses what a GPU could not load:
+ * too much shared memory, bad inline asm -- reported at the .cu line of
+ * the asm).  Each program runs in its own process group under in->limits
+ * and is killed with warpsim.  *ptx (NUL-terminated, *len bytes; its
+ * .file names the submission "kernel.cu", a header its name in the
+ * folder) and *log (messages, paths outside the submission replaced by
+ * grade_compile_scrub) are malloc'd for the caller. */
+GradeCompileStatus grade_compile(const GradeCompileInput *in, const char *arch, char **ptx, size_t *len,
                                  char **log, char *msg, size_t cap);
+
+/* text (a compiler's messages) with its paths rewritten for a report:
+ * the sandbox's kernel.cu (or a bare "kernel.cu") becomes shown, the
+ * sandbox's and folder's own paths relative names, the toolkit's and the
+ * system headers' "<cuda>/..." and "<system>/...", and any other absolute
+ * path "<outside>".  malloc'd; NULL when out of memory. */
+char *grade_compile_scrub(const char *text, const char *sandbox, const char *folder, const char *toolkit,
+                          const char *shown);
 
 /* The first error in nvcc's messages ("f.cu(4): error: expected a \";\""):
  * its file, line, column (from the caret line under the echoed source; 0
@@ -73,6 +103,7 @@ typedef struct {
     const GradeOptions *o;
     const GradeExercise *ex;
     GradeTest *tests;            /* ex->ntests */
+    GradeCompileInput cin;       /* the submission as compiled (also again for a GPU's arch) */
     const char *entry;           /* the kernel's PTX entry name */
     char *ptx;                   /* the PTX graded (owned by grade_run) */
     size_t ptx_len;

@@ -9,8 +9,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "report.h"
-#include "source.h"
 
 typedef struct {
     const char *pass, *fail, *dim, *off;
@@ -20,6 +18,77 @@ static Colors colors_for(FILE *f)
 {
     bool on = isatty(fileno(f)) && !getenv("NO_COLOR");
     return on ? (Colors){"\033[32m", "\033[31m", "\033[2m", "\033[0m"} : (Colors){"", "", "", ""};
+}
+
+/* ---- text that came from a submission ------------------------------------------ */
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 when the
+ * bytes there are not one (a stray continuation, an overlong form, a
+ * surrogate, past U+10FFFF, cut short). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x80)
+        return 1;
+    size_t k = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+    if (!k || k > n || s[0] > 0xf4)
+        return 0;
+    for (size_t i = 1; i < k; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+        (s[0] == 0xf4 && s[1] >= 0x90))
+        return 0;
+    return k;
+}
+
+/* n bytes of s for a terminal: control characters (an ANSI escape's ESC,
+ * a carriage return) and bytes that are not UTF-8 written as \xNN, a tab
+ * as a space, a newline kept only when newlines is set. */
+static void text_n(FILE *o, const char *s, size_t n, bool newlines)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_len(p + i, n - i);
+        if (p[i] == '\n' && newlines)
+            fputc('\n', o);
+        else if (p[i] == '\t')
+            fputc(' ', o);
+        else if (!k || p[i] < 0x20 || p[i] == 0x7f)
+            fprintf(o, "\\x%02x", p[i]);
+        else if (k == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) /* C1 controls (U+0080..U+009F) */
+            fprintf(o, "\\x%02x\\x%02x", p[i], p[i + 1]);
+        else
+            fwrite(p + i, 1, k, o);
+        i += k ? k : 1;
+    }
+}
+
+static void text(FILE *o, const char *s) { text_n(o, s, strlen(s), false); }
+
+/* A JSON string of s: always valid UTF-8 (a byte that is not becomes
+ * U+FFFD), control characters escaped. */
+static void json_str(FILE *o, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t n = strlen(s);
+    fputc('"', o);
+    for (size_t i = 0; i < n;) {
+        size_t k = utf8_len(p + i, n - i);
+        if (!k)
+            fputs("\\ufffd", o);
+        else if (p[i] == '"' || p[i] == '\\')
+            fprintf(o, "\\%c", p[i]);
+        else if (p[i] == '\n')
+            fputs("\\n", o);
+        else if (p[i] == '\t')
+            fputs("\\t", o);
+        else if (p[i] < 0x20 || p[i] == 0x7f)
+            fprintf(o, "\\u%04x", p[i]);
+        else
+            fwrite(p + i, 1, k, o);
+        i += k ? k : 1;
+    }
+    fputc('"', o);
 }
 
 /* Line `line` (1-based) of text, as [*start, *start + *len). */
@@ -44,23 +113,17 @@ static bool find_line(const char *text, size_t n, int line, const char **start, 
  * it is known, else the line's text underlined. */
 static void show_source(FILE *o, const GradeReport *r, const GradeFinding *f, const char *indent)
 {
-    if (!f->line)
+    /* only the submission's own text, as read before its compile: never a
+     * file a #line or an #include named (/etc/passwd, /dev/stdin) */
+    if (!f->line || !r->source || strcmp(f->file, r->student))
         return;
-    char *own = NULL;
-    const char *text = r->source;
-    size_t n = r->source_len;
-    if (strcmp(f->file, r->student)) { /* a header the submission includes */
-        char msg[128];
-        text = own = source_read_file(f->file, &n, msg, sizeof msg);
-    }
     const char *s;
     size_t len;
-    if (find_line(text, n, f->line, &s, &len)) {
+    if (find_line(r->source, r->source_len, f->line, &s, &len)) {
         if (len > 200)
             len = 200;
         fprintf(o, "%s%5d | ", indent, f->line);
-        for (size_t i = 0; i < len; i++)
-            fputc(s[i] == '\t' ? ' ' : s[i], o);
+        text_n(o, s, len, false);
         fprintf(o, "\n%s      | ", indent);
         size_t from = 0, to = len;
         while (from < len && (s[from] == ' ' || s[from] == '\t'))
@@ -77,7 +140,6 @@ static void show_source(FILE *o, const GradeReport *r, const GradeFinding *f, co
             fputc(i == from ? '^' : '~', o);
         fputc('\n', o);
     }
-    free(own);
 }
 
 static void dim3(FILE *o, DeviceDim3 d)
@@ -94,7 +156,7 @@ static void write_finding_text(FILE *o, const GradeReport *r, const GradeFinding
     if (!strcmp(f->kind, "wrong-answer") || !strcmp(f->kind, "signature"))
         fprintf(o, ": %s%s", ex->kernel, f->line ? ", declared" : ""); /* no line of its own */
     if (*f->file)
-        fprintf(o, " at %s", f->file);
+        fputs(" at ", o), text(o, f->file);
     if (f->line)
         fprintf(o, ":%d", f->line);
     if (f->col)
@@ -105,7 +167,9 @@ static void write_finding_text(FILE *o, const GradeReport *r, const GradeFinding
         int tests = __builtin_popcountll(f->tests_mask);
         fprintf(o, " -- %d times, in %d test%s", f->count, tests, tests == 1 ? "" : "s");
     }
-    fprintf(o, "\n     %s\n", f->msg);
+    fputs("\n     ", o);
+    text(o, f->msg);
+    fputc('\n', o);
     show_source(o, r, f, "     ");
     if (f->has_thread) {
         fprintf(o, "     block ");
@@ -136,15 +200,15 @@ static void write_finding_text(FILE *o, const GradeReport *r, const GradeFinding
         fputc('\n', o);
     }
     if (*f->replay)
-        fprintf(o, "     replay: %s\n", f->replay);
+        fputs("     replay: ", o), text(o, f->replay), fputc('\n', o);
     if (*f->step)
-        fprintf(o, "     step:   %s\n", f->step);
+        fputs("     step:   ", o), text(o, f->step), fputc('\n', o);
     if (!strcmp(f->kind, "compile-error") && r->compiler_output) {
         fprintf(o, "     the compiler said:\n");
         for (const char *p = r->compiler_output; *p;) {
             const char *nl = strchr(p, '\n');
             int n = nl ? (int)(nl - p) : (int)strlen(p);
-            fprintf(o, "       %.*s\n", n, p);
+            fputs("       ", o), text_n(o, p, (size_t)n, false), fputc('\n', o);
             p = nl ? nl + 1 : p + n;
         }
     }
@@ -167,7 +231,9 @@ static void write_items(FILE *o, const GradeReport *r, bool rubric, Colors c)
         for (const char *p = it->output; *p;) {
             const char *nl = strchr(p, '\n');
             int n = nl ? (int)(nl - p) : (int)strlen(p);
-            fprintf(o, "               %s%.*s%s\n", c.dim, n, p, c.off);
+            fprintf(o, "               %s", c.dim);
+            text_n(o, p, (size_t)n, false);
+            fprintf(o, "%s\n", c.off);
             p = nl ? nl + 1 : p + n;
         }
     }
@@ -189,7 +255,9 @@ static void write_text(FILE *o, const GradeReport *r, Colors c)
 {
     const GradeExercise *ex = r->ex;
     fprintf(o, "warpsim grade: lesson %d (%s), exercise %s\n", ex->lesson_number, ex->lesson, ex->kernel);
-    fprintf(o, "submission %s, graded on %s", r->student, ex->arch);
+    fputs("submission ", o);
+    text(o, r->student);
+    fprintf(o, ", graded on %s", ex->arch);
     if (r->compiled) {
         fprintf(o, ", %d run%s per test", r->runs, r->runs == 1 ? "" : "s");
         if (r->runs > 1)
@@ -198,7 +266,7 @@ static void write_text(FILE *o, const GradeReport *r, Colors c)
     }
     fprintf(o, "\n");
     if (r->gpu_requested)
-        fprintf(o, "GPU: %s\n", r->gpu_note[0] ? r->gpu_note : "did not run");
+        fputs("GPU: ", o), text(o, r->gpu_note[0] ? r->gpu_note : "did not run"), fputc('\n', o);
     fputc('\n', o);
     write_items(o, r, false, c);
     write_items(o, r, true, c);
@@ -243,7 +311,7 @@ static void json_int_or_null(FILE *o, bool known, long long v)
 static void json_str_or_null(FILE *o, const char *s)
 {
     if (s && *s)
-        report_json_string(o, s);
+        json_str(o, s);
     else
         fputs("null", o);
 }
@@ -251,7 +319,7 @@ static void json_str_or_null(FILE *o, const char *s)
 static void json_finding(FILE *o, const GradeReport *r, const GradeFinding *f)
 {
     fputs("{\"kind\": ", o);
-    report_json_string(o, f->kind);
+    json_str(o, f->kind);
     fputs(", \"detail\": ", o);
     json_str_or_null(o, f->detail);
     fputs(", \"file\": ", o);
@@ -261,7 +329,7 @@ static void json_finding(FILE *o, const GradeReport *r, const GradeFinding *f)
     fputs(", \"column\": ", o);
     json_int_or_null(o, f->col > 0, f->col);
     fputs(", \"message\": ", o);
-    report_json_string(o, f->msg);
+    json_str(o, f->msg);
     fputs(", \"backend\": ", o);
     json_str_or_null(o, f->backend);
     fputs(", \"block\": ", o);
@@ -281,7 +349,7 @@ static void json_finding(FILE *o, const GradeReport *r, const GradeFinding *f)
     }
     fputs(", \"test\": ", o);
     if (f->test >= 0)
-        report_json_string(o, r->ex->tests[f->test].name);
+        json_str(o, r->ex->tests[f->test].name);
     else
         fputs("null", o);
     fputs(", \"run\": ", o);
@@ -307,16 +375,16 @@ static void json_finding(FILE *o, const GradeReport *r, const GradeFinding *f)
 void grade_write_json(FILE *o, const GradeReport *r)
 {
     fputs("{\"lesson\": ", o);
-    report_json_string(o, r->ex->lesson);
+    json_str(o, r->ex->lesson);
     fprintf(o, ", \"passed\": %s, \"score\": %d, \"max_score\": %d, \"tests\": [", r->passed ? "true" : "false",
             r->score, r->max_score);
     for (int i = 0; i < r->nitems; i++) {
         const GradeItem *it = &r->items[i];
         fprintf(o, "%s{\"name\": ", i ? ", " : "");
-        report_json_string(o, it->name);
+        json_str(o, it->name);
         fprintf(o, ", \"passed\": %s, \"score\": %d, \"max_score\": %d, \"output\": ", it->passed ? "true" : "false",
                 it->score, it->max_score);
-        report_json_string(o, it->output);
+        json_str(o, it->output);
         fputc('}', o);
     }
     fputs("], \"findings\": [", o);
@@ -328,7 +396,7 @@ void grade_write_json(FILE *o, const GradeReport *r)
     fputc(']', o);
     if (r->gpu_requested) {
         fprintf(o, ", \"gpu\": {\"ran\": %s, \"note\": ", r->gpu_ran ? "true" : "false");
-        report_json_string(o, r->gpu_note);
+        json_str(o, r->gpu_note);
         fputc('}', o);
     }
     fputs("}\n", o);
@@ -352,15 +420,15 @@ void grade_write_gradescope(FILE *o, const GradeReport *r)
         fclose(m);
     }
     fprintf(o, "{\"score\": %d, \"output\": ", r->score);
-    report_json_string(o, text ? text : "");
+    json_str(o, text ? text : "");
     fputs(", \"tests\": [", o);
     for (int i = 0; i < r->nitems; i++) {
         const GradeItem *it = &r->items[i];
         fprintf(o, "%s{\"name\": ", i ? ", " : "");
-        report_json_string(o, it->name);
+        json_str(o, it->name);
         fprintf(o, ", \"score\": %d, \"max_score\": %d, \"status\": \"%s\", \"output\": ", it->score, it->max_score,
                 it->passed ? "passed" : "failed");
-        report_json_string(o, it->output);
+        json_str(o, it->output);
         fputs(", \"visibility\": \"visible\"}", o);
     }
     fputs("]}\n", o);

@@ -65,7 +65,7 @@ void grade_score_tests(GradeCtx *c)
             char label[400];
             finding_label(f, label, sizeof label);
             wrong |= !strcmp(f->kind, "wrong-answer");
-            if (!strcmp(f->backend, "gpu"))
+            if (!strcmp(f->backend, "gpu") || !T->runs_done) /* the GPU's one run, or none */
                 say(it, "%s: %s", label, hit->msg);
             else
                 say(it, "%s, in %d of %d run%s: %s", label, hit->runs, T->runs_done,
@@ -73,7 +73,9 @@ void grade_score_tests(GradeCtx *c)
         }
         if (T->more_hits)
             say(it, "... and %d more finding%s", T->more_hits, T->more_hits == 1 ? "" : "s");
-        if (T->stopped && T->runs_done + 1 == r->runs)
+        if (T->stopped && !T->runs_done)
+            ; /* never run: its finding says why */
+        else if (T->stopped && T->runs_done + 1 == r->runs)
             say(it, "run %d was skipped: it would end the same way", T->runs_done);
         else if (T->stopped && T->runs_done < r->runs)
             say(it, "runs %d to %d were skipped: they would end the same way", T->runs_done, r->runs - 1);

@@ -8,12 +8,106 @@
  * the same with any number of threads. */
 #include "grade_int.h"
 
+#include <inttypes.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "argspec.h"
 #include "pool.h"
+
+/* The bytes a declaration line of state space `space` (".local",
+ * ".shared") between p and end declares with [N], summed. */
+static uint64_t declared(const char *p, const char *end, const char *space)
+{
+    uint64_t total = 0;
+    size_t k = strlen(space);
+    for (const char *q = p; q < end && (q = strstr(q, space)) && q < end; q += k) {
+        const char *nl = memchr(q, '\n', (size_t)(end - q));
+        const char *br = memchr(q, '[', (size_t)((nl ? nl : end) - q));
+        if (br && (q == p || q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\n'))
+            total += strtoull(br + 1, NULL, 10);
+    }
+    return total;
+}
+
+/* Local memory per thread and shared memory per block that the PTX
+ * declares for kernel entry (its own body and the module's scope). */
+static void ptx_memory(const char *ptx, const char *entry, uint64_t *local, uint64_t *shared)
+{
+    *local = *shared = 0;
+    const char *first = strstr(ptx, ".entry");
+    const char *f2 = strstr(ptx, ".func");
+    if (!first || (f2 && f2 < first))
+        first = f2;
+    if (first)
+        *shared += declared(ptx, first, ".shared");
+    size_t n = strlen(entry);
+    for (const char *p = ptx; (p = strstr(p, ".entry")); p += 6) {
+        const char *name = p + 6;
+        while (*name == ' ' || *name == '\t')
+            name++;
+        if (strncmp(name, entry, n) || (name[n] != '(' && name[n] != ' ' && name[n] != '\n'))
+            continue;
+        const char *end = strstr(name, ".entry");
+        if (!end)
+            end = name + strlen(name);
+        *local += declared(name, end, ".local");
+        *shared += declared(name, end, ".shared");
+        return;
+    }
+}
+
+static void human(uint64_t b, char *buf, size_t cap)
+{
+    if (b >= (1ull << 30))
+        snprintf(buf, cap, "%.1f GB", b / (double)(1ull << 30));
+    else if (b >= (1ull << 20))
+        snprintf(buf, cap, "%.1f MB", b / (double)(1ull << 20));
+    else if (b >= 1024)
+        snprintf(buf, cap, "%.1f KB", b / 1024.0);
+    else
+        snprintf(buf, cap, "%" PRIu64 " bytes", b);
+}
+
+/* Does test ti fit the memory ceiling?  When not, a memory-limit finding
+ * says how much it would take, and the test is not run. */
+static bool memory_fits(GradeCtx *c, int ti)
+{
+    GradeTest *T = &c->tests[ti];
+    uint64_t limit = c->o->max_memory ? c->o->max_memory : GRADE_MAX_MEMORY;
+    uint64_t local, shared, global = 0;
+    ptx_memory(c->ptx, c->entry, &local, &shared);
+    shared += T->launch.smem;
+    uint64_t threads = (uint64_t)T->launch.block.x * T->launch.block.y * T->launch.block.z;
+    uint64_t blocks = (uint64_t)T->launch.grid.x * T->launch.grid.y * T->launch.grid.z;
+    for (int i = 0; i < T->spec.nargs; i++)
+        if (T->spec.args[i].is_buffer)
+            global += T->spec.args[i].count * (uint64_t)argspec_type_size(T->spec.args[i].type);
+    /* in 128-bit arithmetic: a student's sizes must not wrap past the check */
+    unsigned __int128 need = (unsigned __int128)local * threads * blocks + (unsigned __int128)shared * blocks + global;
+    if (need <= limit)
+        return true;
+    char l[32], total[32], lim[32], sh[32], gl[32];
+    human(local, l, sizeof l);
+    human(need > UINT64_MAX ? UINT64_MAX : (uint64_t)need, total, sizeof total);
+    human(limit, lim, sizeof lim);
+    human(shared * blocks, sh, sizeof sh);
+    human(global, gl, sizeof gl);
+    GradeFinding f;
+    grade_finding_init(c, &f, "memory-limit", ti, -1);
+    snprintf(f.backend, sizeof f.backend, "simulator");
+    f.replay[0] = 0;
+    snprintf(f.file, sizeof f.file, "%s", c->r->student);
+    f.line = grade_kernel_line(c->r, c->ex->kernel);
+    snprintf(f.msg, sizeof f.msg, "local memory: %s per thread x %" PRIu64 " threads x %" PRIu64 " blocks, with %s of "
+             "shared and %s of global memory, is %s: it exceeds the %s limit, so the test was not run", l, threads,
+             blocks, sh, gl, total, lim);
+    grade_finding_add(c, ti, &f, NULL);
+    T->stopped = true;
+    return false;
+}
 
 /* What one run left for the grading thread. */
 typedef struct {
@@ -167,6 +261,8 @@ void grade_sim_runs(GradeCtx *c)
         x.window = 1;
         x.slots = calloc(1, sizeof *x.slots);
     }
+    for (int ti = 0; ti < c->ex->ntests; ti++)
+        memory_fits(c, ti); /* a test past the ceiling is stopped before its first run */
     if (x.slots && x.stopped && ntasks) {
         for (int ti = 0; ti < c->ex->ntests; ti++)
             atomic_init(&x.stopped[ti], c->tests[ti].stopped);

@@ -19,7 +19,12 @@
 
 struct Sandbox {
     char dir[4096];
+    Sandbox *next;               /* the process's live sandboxes, newest first */
 };
+
+/* Every sandbox not yet freed: when a signal stops warpsim in the middle
+ * of a run, all their folders go before the signal is raised again. */
+static Sandbox *live;
 
 void sandbox_limits_default(SandboxLimits *l)
 {
@@ -46,6 +51,8 @@ Sandbox *sandbox_new(const char *tag, char *msg, size_t cap)
         free(sb);
         return NULL;
     }
+    sb->next = live;
+    live = sb;
     return sb;
 }
 
@@ -118,6 +125,35 @@ bool sandbox_copy_in(Sandbox *sb, const char *src, const char *name, uint64_t ma
     return ok;
 }
 
+bool sandbox_write(Sandbox *sb, const char *name, const void *data, size_t len, char *msg, size_t cap)
+{
+    char dst[4200];
+    if (!path_in(sb, name, dst, sizeof dst)) {
+        snprintf(msg, cap, "bad name '%s' in the sandbox", name);
+        return false;
+    }
+    int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (out < 0) {
+        snprintf(msg, cap, "%s: cannot create: %s", dst, strerror(errno));
+        return false;
+    }
+    const char *p = data;
+    size_t left = len;
+    while (left) {
+        ssize_t w = write(out, p, left);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        p += w;
+        left -= (size_t)w;
+    }
+    close(out);
+    if (left)
+        snprintf(msg, cap, "%s: cannot write: %s", dst, strerror(errno));
+    return left == 0;
+}
+
 bool sandbox_link(Sandbox *sb, const char *name, const char *target, char *msg, size_t cap)
 {
     char dst[4200];
@@ -179,8 +215,20 @@ void sandbox_free(Sandbox *sb)
 {
     if (!sb)
         return;
+    for (Sandbox **p = &live; *p; p = &(*p)->next)
+        if (*p == sb) {
+            *p = sb->next;
+            break;
+        }
     nftw(sb->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     free(sb);
+}
+
+/* Before a caught signal is raised again: no folder outlives warpsim. */
+static void remove_all_live(void)
+{
+    for (Sandbox *sb = live; sb; sb = sb->next)
+        nftw(sb->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* ---- running a program ------------------------------------------------------- */
@@ -202,14 +250,15 @@ static void limit(int what, uint64_t soft, uint64_t hard)
     setrlimit(what, &r);
 }
 
-/* In the child, between fork and exec: only async-signal-safe calls. */
-static void child(const Sandbox *sb, const char *const argv[], const SandboxLimits *lim, int outfd)
+/* In the child after fork: only async-signal-safe calls.  false when the
+ * child cannot be set up (it must then _exit). */
+static bool child_setup(const Sandbox *sb, const SandboxLimits *lim, int outfd)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* warpsim killed outright: its child goes too */
-    int nul = open("/dev/null", O_RDONLY);
+    int nul = open("/dev/null", O_RDWR);
     if (nul < 0 || dup2(nul, 0) < 0 || dup2(outfd, 1) < 0 || dup2(outfd, 2) < 0 || chdir(sb->dir) != 0)
-        _exit(127);
+        return false;
     if (lim->cpu_seconds)
         limit(RLIMIT_CPU, lim->cpu_seconds, lim->cpu_seconds + 5u);
     if (lim->address_space)
@@ -218,11 +267,71 @@ static void child(const Sandbox *sb, const char *const argv[], const SandboxLimi
         limit(RLIMIT_FSIZE, lim->file_size, lim->file_size);
     if (lim->open_files)
         limit(RLIMIT_NOFILE, lim->open_files, lim->open_files);
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigaction(SIGINT, &dfl, NULL);
+    sigaction(SIGTERM, &dfl, NULL);
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
-    execv(argv[0], (char *const *)argv);
+    return true;
+}
+
+static void child(const Sandbox *sb, const char *const argv[], const SandboxLimits *lim, int outfd)
+{
+    if (child_setup(sb, lim, outfd))
+        execv(argv[0], (char *const *)argv);
     _exit(127);
+}
+
+static struct sigaction fork_old_int, fork_old_term;
+
+int sandbox_fork(Sandbox *sb, const SandboxLimits *lim, char *msg, size_t cap)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    got_signal = 0;
+    sigaction(SIGINT, &sa, &fork_old_int);
+    sigaction(SIGTERM, &sa, &fork_old_term);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int nul = open("/dev/null", O_WRONLY);
+        if (nul < 0 || !child_setup(sb, lim, nul) || dup2(nul, 2) < 0)
+            _exit(127);
+        return 0;
+    }
+    if (pid < 0) {
+        snprintf(msg, cap, "cannot start a process: %s", strerror(errno));
+        sigaction(SIGINT, &fork_old_int, NULL);
+        sigaction(SIGTERM, &fork_old_term, NULL);
+        return -1;
+    }
+    setpgid(pid, pid);
+    return (int)pid;
+}
+
+int sandbox_signaled(void) { return got_signal; }
+
+int sandbox_reap(int pid)
+{
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+    int st = 0;
+    pid_t w;
+    while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
+        ;
+    int sig = got_signal;
+    sigaction(SIGINT, &fork_old_int, NULL);
+    sigaction(SIGTERM, &fork_old_term, NULL);
+    if (sig) {
+        remove_all_live();
+        raise(sig);
+    }
+    return w == pid ? st : -1;
 }
 
 bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim, size_t output_cap,
@@ -322,8 +431,10 @@ bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim
     int sig = got_signal;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    if (sig)
+    if (sig) {
+        remove_all_live();
         raise(sig);
+    }
     return true;
 }
 

@@ -43,6 +43,11 @@ const char *sandbox_dir(const Sandbox *sb);
 bool sandbox_copy_in(Sandbox *sb, const char *src, const char *name, uint64_t max_bytes, char *msg,
                      size_t cap);
 
+/* Write len bytes of data into the sandbox as the new file name (a plain
+ * file name, no '/'): text the caller already holds, such as a submission
+ * read once before its compile.  false with msg filled when it cannot. */
+bool sandbox_write(Sandbox *sb, const char *name, const void *data, size_t len, char *msg, size_t cap);
+
 /* Make name (a plain file name) in the sandbox a symbolic link to target. */
 bool sandbox_link(Sandbox *sb, const char *name, const char *target, char *msg, size_t cap);
 
@@ -79,10 +84,29 @@ typedef struct {
  * an end (any of SANDBOX_EXITED .. SANDBOX_INTERRUPTED); false with msg
  * filled (and r->end = SANDBOX_NOT_STARTED) when it could not be started.
  * When it was interrupted, the caller should clean up and stop: the
- * signal is raised again before this returns, so a process without its own
- * handler for it ends there. */
+ * folders of every sandbox not yet freed are removed and the signal is
+ * raised again before this returns, so a process without its own handler
+ * for it ends there, leaving nothing behind. */
 bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim, size_t output_cap,
                  SandboxResult *r, char *msg, size_t cap);
+
+/* For a program of warpsim's own (a child that opens the GPU): fork a
+ * child set up as sandbox_run's programs are -- in sb's folder, its own
+ * process group, stdin and stdout /dev/null, killed if warpsim dies, under
+ * lim's rlimits (lim's wall limit is the caller's to keep).  Returns 0 in
+ * the child, which must end with _exit; the child's pid in the parent; -1
+ * with msg filled when fork fails.  From here until sandbox_reap,
+ * SIGINT/SIGTERM are caught: the caller's loop asks sandbox_signaled. */
+int sandbox_fork(Sandbox *sb, const SandboxLimits *lim, char *msg, size_t cap);
+
+/* The SIGINT/SIGTERM caught since sandbox_fork; 0 none. */
+int sandbox_signaled(void);
+
+/* Kill the process group of pid (from sandbox_fork), wait for pid, put the
+ * signal handlers back and, after a caught signal, remove the folders of
+ * every sandbox not yet freed and raise it again.  Returns pid's
+ * wait status (-1 when it could not be had). */
+int sandbox_reap(int pid);
 
 /* One line saying how a run ended ("exit status 1", "killed after the 120 s
  * time limit", "killed by signal 9 (a resource limit)"), into buf. */

@@ -430,6 +430,83 @@ static void test_grade_report_shows_a_race_with_both_accesses(void **s)
     assert_int_equal((int)json_get_number(jf, "tests", 0), 2);
 }
 
+/* The writers on text a student controls: a source line with an ANSI
+ * escape and a byte that is not UTF-8, a finding a #line put in
+ * /etc/passwd.  The text is escaped, the JSON and Gradescope output valid
+ * UTF-8, and no file a finding names is read. */
+static void test_grade_report_escapes_and_never_reads_a_named_file(void **s)
+{
+    (void)s;
+    const Lesson *l = lesson_find("1");
+    GradeItem items[10];
+    memset(items, 0, sizeof items);
+    for (int i = 0; i < 10; i++) {
+        snprintf(items[i].name, sizeof items[i].name, i < 7 ? "test %d" : "rubric: item %d", i);
+        items[i].rubric = i >= 7;
+        items[i].max_score = 10;
+        snprintf(items[i].output, sizeof items[i].output, "out \033[31mred\xff");
+    }
+    GradeFinding f[2] = {{.kind = "out-of-bounds", .backend = "simulator", .file = "s.cu", .line = 2,
+                          .msg = "bad \xc3\x28 byte", .test = -1, .run = -1},
+                         {.kind = "out-of-bounds", .backend = "simulator", .file = "/etc/passwd", .line = 1,
+                          .msg = "named elsewhere", .test = -1, .run = -1}};
+    char src[] = "// line 1\n    out[9] = 1; // \033[2J\xff\xfe\n";
+    GradeReport r = {.ex = l->exercise, .student = "s.cu", .runs = 1, .compiled = true, .source = src,
+                     .source_len = strlen(src), .items = items, .nitems = 10, .findings = f, .nfindings = 2,
+                     .max_score = 100};
+    char *text = NULL, msg[128];
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    grade_write_text(m, &r);
+    fclose(m);
+    assert_null(strchr(text, '\033'));
+    assert_non_null(strstr(text, "    2 |     out[9] = 1; // \\x1b[2J\\xff\\xfe\n"));
+    assert_non_null(strstr(text, "bad \\xc3( byte"));
+    assert_null(strstr(text, "root:")); /* line 1 of /etc/passwd */
+    const char *named = strstr(text, "at /etc/passwd:1\n     named elsewhere\n");
+    assert_non_null(named);
+    assert_null(strstr(named, "1 | ")); /* no line shown for it, not even the submission's line 1 */
+    free(text);
+    void (*writers[2])(FILE *, const GradeReport *) = {grade_write_json, grade_write_gradescope};
+    for (int w = 0; w < 2; w++) {
+        m = open_memstream(&text, &len);
+        writers[w](m, &r);
+        fclose(m);
+        for (size_t i = 0; i < len; i++)
+            assert_true((unsigned char)text[i] >= 0x20 || text[i] == '\n');
+        assert_null(strstr(text, "\xff"));
+        assert_null(strstr(text, "root:"));
+        assert_non_null(strstr(text, "\\ufffd"));
+        JsonValue *j = json_parse(text, len, msg, sizeof msg);
+        assert_non_null(j);
+        json_free(j);
+        free(text);
+    }
+}
+
+/* A compiler's messages in a report: the sandbox's copy is the student's
+ * file again, the toolkit's and system headers short names, any other path
+ * of the grader's machine gone. */
+static void test_grade_compile_scrub_replaces_paths_outside_the_submission(void **s)
+{
+    (void)s;
+    char *t = grade_compile_scrub("/tmp/warpsim-grade-X/kernel.cu(3): error: x\n"
+                                  "kernel.cu(4): error: y\n"
+                                  "/tmp/warpsim-grade-X/src/helper.h(2): note\n"
+                                  "/usr/local/cuda-13.0/include/cuda.h(9): warning\n"
+                                  "In file included from /home/grader/secret/key.h:1,\n"
+                                  "/usr/include/stdio.h:5: note \"/etc/passwd\"\n",
+                                  "/tmp/warpsim-grade-X", "/home/student/hw", "/usr/local/cuda-13.0", "hw/sum.cu");
+    assert_non_null(t);
+    assert_string_equal(t, "hw/sum.cu(3): error: x\n"
+                           "hw/sum.cu(4): error: y\n"
+                           "helper.h(2): note\n"
+                           "<cuda>/include/cuda.h(9): warning\n"
+                           "In file included from <outside>:1,\n"
+                           "<system>/stdio.h:5: note \"<outside>\"\n");
+    free(t);
+}
+
 /* Lesson 1's reference against a plain sum, and its explanations. */
 static void test_lesson1_check_is_the_wrapping_sum_and_explains_a_missing_element(void **s)
 {
@@ -494,6 +571,8 @@ int main(void)
         cmocka_unit_test_teardown(test_grade_reads_nvccs_first_error_with_its_column, free_report),
         cmocka_unit_test_teardown(test_grade_report_shows_a_race_with_both_accesses, free_report),
         cmocka_unit_test(test_lesson1_check_is_the_wrapping_sum_and_explains_a_missing_element),
+        cmocka_unit_test(test_grade_report_escapes_and_never_reads_a_named_file),
+        cmocka_unit_test(test_grade_compile_scrub_replaces_paths_outside_the_submission),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,8 @@
+// hostile: ANSI escapes (clear the screen, colour) on the faulting source line.
+extern "C" __global__ void block_sum(const int *in, int *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        atomicAdd(out, in[i]);
+    out[1 << 20] = 1; // [2J[31mPWNED[0m
+}
