@@ -52,6 +52,7 @@ typedef enum {
     /* launch */
     TP_LAUNCH_OVERHEAD,    /* cycles a launch adds to its blocks' span */
     TP_BLOCK_DISPATCH,     /* cycles from dispatch to a block's first issue */
+    TP_BLOCK_INTERVAL,     /* cycles between two block dispatches on one SM */
     TP_COUNT
 } TimingParamId;
 

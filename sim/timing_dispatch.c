@@ -105,7 +105,12 @@ void timing_block_begin(Exec *x, Block *b)
         ts->active_since = now;
     size_t per = (size_t)tm->sbmask + 1;
     size_t first = (size_t)(b - x->blocks) * (size_t)x->nwarps;
-    uint64_t ready = now + (uint64_t)tm->p->v[TP_BLOCK_DISPATCH];
+    /* an SM takes its blocks one after the other, TP_BLOCK_INTERVAL apart:
+     * an empty kernel's cycles grow by that much per block per SM, from the
+     * first wave on (traces/hw/timing-microbench-h100.json) */
+    uint64_t start = now > ts->dispatch_free ? now : ts->dispatch_free;
+    ts->dispatch_free = start + (uint64_t)tm->p->v[TP_BLOCK_INTERVAL];
+    uint64_t ready = start + (uint64_t)tm->p->v[TP_BLOCK_DISPATCH];
     for (int k = 0; k < x->nwarps; k++) {
         TimingWarp *tw = &tm->warps[first + (size_t)k];
         memset(tw, 0, sizeof *tw);

@@ -149,6 +149,7 @@ typedef struct {
     int live_blocks;
     uint64_t active_since, active_cycles;
     uint64_t warp_cycles;     /* sum over warps of their active cycles */
+    uint64_t dispatch_free;   /* the SM's block dispatcher may start another then */
 } TimingSM;
 
 #define TIMING_ATOM_SLOTS 4096

@@ -3,6 +3,8 @@
  * Programming Guide's arithmetic-throughput table (per SM per clock);
  * [LUO] Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
  * Architecture" (arXiv 2402.13499) and its 2025 extension (2501.12084);
+ * [HW] measured on the H100 by tests/timing/microbench.txt into
+ * traces/hw/timing-microbench-h100.json (Nsight Compute, base clock);
  * [JIA] Jia et al., "Dissecting the NVIDIA Volta/Turing GPU Architecture
  * through Microbenchmarking" (2018/2019); [DS] NVIDIA datasheets; [AF]
  * ../shared/reference/arch-facts.md; [EST] an estimate awaiting the H100
@@ -31,6 +33,7 @@ static const char *const names[TP_COUNT] = {
     [TP_SMEM_ATOM_LAT] = "smem_atomic_latency",
     [TP_BAR_LAT] = "barrier_latency", [TP_MEMBAR_LAT] = "membar_latency",
     [TP_LAUNCH_OVERHEAD] = "launch_overhead", [TP_BLOCK_DISPATCH] = "block_dispatch",
+    [TP_BLOCK_INTERVAL] = "block_interval",
 };
 
 const char *timing_param_name(int id)
@@ -43,8 +46,10 @@ const char *timing_param_name(int id)
 /* H100 SXM5 (sm_90, 132 SMs, HBM3 3.35 TB/s, 50 MB L2). */
 static const TimingParams h100 = {
     .arch = "sm_90", .part = "h100-sxm",
-    ROW(TP_CLOCK_MHZ, 1755, "[DS] H100 SXM5 boost clock 1755 MHz; Nsight Compute counts SM cycles"),
-    ROW(TP_LAT_FP32, 4, "[LUO] FADD/FMUL/FFMA dependent latency 4 cycles (as [JIA] on Volta)"),
+    ROW(TP_CLOCK_MHZ, 1589.7,
+        "[HW] Nsight Compute locks the SM clock at base, 1589.7 MHz (timing-microbench-h100.json sm_clock_under_ncu): the recordings' cycles are at this clock"),
+    ROW(TP_LAT_FP32, 4,
+        "[HW] dependent FFMA chain 4.05 cycles (timing-microbench-h100.json fma_dependent_latency)"),
     ROW(TP_LAT_FP64, 8, "[JIA] DADD/DFMA 8 cycles on Volta; [LUO] Hopper alike"),
     ROW(TP_LAT_INT, 4, "[JIA] IADD3/LOP3/SHF 4 cycles"),
     ROW(TP_LAT_IMUL, 4, "[JIA] IMAD 4-5 cycles"),
@@ -60,27 +65,37 @@ static const TimingParams h100 = {
     ROW(TP_INT_CVT, 8, "[CPG] CC 9.0: 16 type conversions/SM/clk"),
     ROW(TP_INT_COLLECTIVE, 2, "[CPG] CC 9.0: 32 warp shuffle results/SM/clk"),
     ROW(TP_INT_INTDIV, 20, "[EST] the SASS sequence of div/rem.u32"),
-    ROW(TP_SMEM_LAT, 29, "[LUO] shared-memory load latency ~29 cycles on Hopper"),
+    ROW(TP_SMEM_LAT, 21,
+        "[HW] shared-memory chase 29.0 cycles a step (timing-microbench-h100.json smem_load_latency), less the chase's address arithmetic as the model times it"),
     ROW(TP_MIO_QUEUE, 16, "[EST] MIO queue depth in cycles of work"),
-    ROW(TP_L1_LAT, 33, "[LUO] L1 hit latency ~33 cycles on Hopper (pointer chase)"),
+    ROW(TP_L1_LAT, 32,
+        "[HW] L1-hit chase 39.56 cycles a step (timing-microbench-h100.json l1_hit_latency), less the chase's address arithmetic as the model times it"),
     ROW(TP_L1_SECTORS_PER_CYCLE, 4, "[EST] 128 B/clk/SM L1 load bandwidth (whitepaper figure for A100/H100)"),
     ROW(TP_L1_WAYS_MIN, 8, "[EST] associativity not published; sets a power of two"),
     ROW(TP_LG_QUEUE, 32, "[EST] L1 request queue depth in cycles of work"),
     ROW(TP_L2_KB, 50 * 1024, "[DS] H100 SXM5 50 MB L2"),
     ROW(TP_L2_WAYS, 16, "[EST] associativity not published"),
     ROW(TP_L2_PARTITIONS, 2, "[LUO] the L2 is two partitions; the far one costs more"),
-    ROW(TP_L2_LAT, 262, "[LUO] L2 hit latency ~262 cycles on Hopper (near partition)"),
-    ROW(TP_L2_FAR_EXTRA, 100, "[LUO] far-partition hits take ~100 cycles more"),
+    ROW(TP_L2_LAT, 175,
+        "[HW] L2-hit chase 249.3 cycles a step, both partitions alike (timing-microbench-h100.json l2_hit_latency): near = 249 - far_extra/2, less the chase's arithmetic"),
+    ROW(TP_L2_FAR_EXTRA, 100,
+        "[LUO] far-partition hits take ~100 cycles more (the H100 chase measures their average)"),
     ROW(TP_L2_BYTES_PER_CYCLE, 5500, "[EST] ~10 TB/s L2 read bandwidth at 1755 MHz (papers report 7-11 TB/s)"),
-    ROW(TP_DRAM_LAT, 220, "[LUO] global (DRAM) latency ~480 cycles = L2 hit + ~220"),
-    ROW(TP_DRAM_BYTES_PER_CYCLE, 1720, "[DS] 3.35 TB/s HBM3 at 1755 MHz = 1909 B/clk, ~90% achievable"),
+    ROW(TP_DRAM_LAT, 325,
+        "[HW] DRAM chase 574.3 cycles a step (timing-microbench-h100.json dram_latency) less the 249 of an L2 hit"),
+    ROW(TP_DRAM_BYTES_PER_CYCLE, 1948,
+        "[HW] 1948 B/cycle read at the base clock, 3.10 TB/s (timing-microbench-h100.json dram_read_bandwidth)"),
     ROW(TP_ATOM_LAT, 300, "[EST] an uncontended global atomic: L2 hit latency plus the ALU"),
-    ROW(TP_ATOM_SAME_ADDR, 1, "[EST] one update of one address per L2 cycle (fits the 93x of issue 15)"),
+    ROW(TP_ATOM_SAME_ADDR, 1.157,
+        "[HW] 0.8645 updates of one address a cycle (timing-microbench-h100.json atomic_one_address_unaggregated): 1/0.8645"),
     ROW(TP_SMEM_ATOM_LAT, 40, "[EST] native shared atomics: a shared load plus the ALU"),
     ROW(TP_BAR_LAT, 20, "[JIA] BAR.SYNC ~20 cycles when all warps have arrived"),
     ROW(TP_MEMBAR_LAT, 200, "[EST] MEMBAR.GPU waits for outstanding stores to reach L2"),
-    ROW(TP_LAUNCH_OVERHEAD, 1500, "[EST] Nsight Compute's elapsed cycles of an empty kernel (~1 us)"),
+    ROW(TP_LAUNCH_OVERHEAD, 3520,
+        "[HW] an empty kernel of one block: 3561 cycles (timing-microbench-h100.json launch_overhead), less its block's own cycles in the model"),
     ROW(TP_BLOCK_DISPATCH, 40, "[EST] from block dispatch to its warps' first issue"),
+    ROW(TP_BLOCK_INTERVAL, 126,
+        "[HW] an empty kernel grows by 0.957 cycles a block over 132 SMs = 126 cycles a block per SM (timing-microbench-h100.json launch_overhead, 1056 to 8448 blocks)"),
 };
 
 /* A100 SXM4 (sm_80, 108 SMs, HBM2e 1.55-2.0 TB/s, 40 MB L2): plausible. */
@@ -124,6 +139,7 @@ static const TimingParams a100 = {
     ROW(TP_MEMBAR_LAT, 200, "[EST] as sm_90"),
     ROW(TP_LAUNCH_OVERHEAD, 1200, "[EST] ~1 us"),
     ROW(TP_BLOCK_DISPATCH, 40, "[EST] as sm_90"),
+    ROW(TP_BLOCK_INTERVAL, 126, "[EST] as sm_90 (per SM)"),
 };
 
 const TimingParams *timing_params_for(const ArchProfile *a)

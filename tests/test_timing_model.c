@@ -145,8 +145,12 @@ static void test_more_warps_hide_memory_latency(void **s)
             first = st;
         last = st;
     }
-    double ratio = (double)first.cycles / (double)last.cycles;
-    print_message("memory bound, 1 block/SM vs 8: %.2fx (H100 4.2x)\n", ratio);
+    /* the kernel's own cycles: the H100's 4.2x cannot include the 3,561-cycle
+     * launch overhead Nsight Compute measures for an empty kernel (the 8-block
+     * launch would then be under it), so the overhead is left out of both */
+    double ratio = (double)(first.cycles - first.timing.launch_overhead) /
+                   (double)(last.cycles - last.timing.launch_overhead);
+    print_message("memory bound, 1 block/SM vs 8: %.2fx without the launch overhead (H100 4.2x)\n", ratio);
     assert_true(ratio > 2.5);
     /* 8 warps of 64: 1/8 of the SM's warp slots; 64 warps: nearly all */
     assert_true(first.timing.achieved_occupancy > 0.10 && first.timing.achieved_occupancy <= 0.126);
