@@ -31,6 +31,7 @@ typedef enum {
     TP_L1_LAT,             /* load hit */
     TP_L1_SECTORS_PER_CYCLE, /* tag/data throughput of one SM's L1 */
     TP_L1_WAYS_MIN,        /* associativity floor (sets are a power of two) */
+    TP_SMEM_CONFIG_MIN,    /* KB: the least shared memory the driver configures */
     TP_LG_QUEUE,           /* cycles of L1 work queued before issue stalls */
     TP_L1_LINE_OUT,        /* L1 cycles per line a request sends on to L2 (a miss, a store) */
     /* L2 */
