@@ -24,7 +24,7 @@ static const char usage_text[] =
 "       warpsim occupancy --batch  < launches.jsonl\n"
 "       warpsim occupancy --measure --block N --regs R [--smem-static B] [--smem-dyn B]\n"
 "                         [--carveout P] [--grid N] [--wait-us U] [--backend gpu|sim]\n"
-"                         [--ncu] [--json]\n"
+"                         [--timing] [--ncu] [--json]\n"
 "       warpsim occupancy --sweep-carveout FILE.json [--regs R] [--sweep-tiny]\n"
 "                         [--backend gpu|sim] [--wait-us U] [--threads N]\n"
 "       warpsim occupancy --analyze-sweep FILE.json [--arch sm_XX]\n"
@@ -85,6 +85,10 @@ static const char usage_text[] =
 "                    on one SM, waves, achieved occupancy.  --grid N sets the blocks\n"
 "                    (default: two waves of the most an SM could ever hold); --ncu\n"
 "                    also runs Nsight Compute for sm__warps_active (when on PATH)\n"
+"  --timing          with --measure: the simulator runs the launch under its timing\n"
+"                    model (docs/timing.md), so residency and achieved occupancy\n"
+"                    are in modelled time; a column beside the model (and beside\n"
+"                    the GPU's measurement and Nsight Compute's, on a GPU)\n"
 "  --sweep-carveout FILE.json\n"
 "                    measure 504 launches (blocks 32..1024, dynamic shared memory\n"
 "                    0..100 KB, carveouts -1 0 10 25 50 100; --sweep-tiny: 8) and\n"
@@ -117,6 +121,7 @@ typedef struct {
     const char *ptx, *kernel, *plot;
     bool json, explain, batch;
     bool measure, ncu, tiny, sim;     /* --measure, --ncu, --sweep-tiny, --backend sim */
+    bool timing;                      /* --timing */
     const char *sweep, *analyze;      /* --sweep-carveout FILE, --analyze-sweep FILE */
     long long grid, wait_us;
     int threads;                      /* --threads N, 0 unset */
@@ -193,6 +198,7 @@ static int parse_args(int argc, char **argv, Opts *o)
         else if (!strcmp(a, "--measure")) o->measure = true;
         else if (!strcmp(a, "--ncu")) o->ncu = true;
         else if (!strcmp(a, "--sweep-tiny")) o->tiny = true;
+        else if (!strcmp(a, "--timing")) o->timing = true;
         else if (opt_value(argc, argv, &i, "--backend", &v, &rc)) {
             if (rc) return rc;
             if (strcmp(v, "gpu") && strcmp(v, "sim"))
@@ -248,6 +254,8 @@ static int parse_args(int argc, char **argv, Opts *o)
             if (k == 2) o->have_static = true;
         }
     }
+    if (o->timing && !o->measure)
+        return usage_error("%s", "--timing goes with --measure (the simulator in modelled time)");
     o->gpu = o->gpu_opt ? o->gpu_opt : o->arch_opt;
     if (o->gpu_opt && o->arch_opt) { /* both: they must name the same arch */
         ArchTarget g;
@@ -307,8 +315,8 @@ static int measure(const Opts *o, int argc, char **argv)
         .arch = o->gpu ? t.arch->name : NULL, .sim = o->sim, .block = (int)o->block,
         .regs = o->have_regs ? (int)o->regs : 32, .carveout = o->carveout,
         .smem_static = (size_t)o->smem_static, .smem_dyn = (size_t)o->smem_dyn, .grid = (unsigned)o->grid,
-        .wait_us = (double)o->wait_us, .ncu = o->ncu, .tiny = o->tiny, .argc = argc, .argv = argv,
-        .threads = o->threads,
+        .wait_us = (double)o->wait_us, .ncu = o->ncu, .tiny = o->tiny, .timing = o->timing,
+        .argc = argc, .argv = argv, .threads = o->threads,
     };
     if (!m.threads && !cmd_threads_default("occupancy", &m.threads))
         return 2;

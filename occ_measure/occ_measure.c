@@ -110,10 +110,25 @@ SimStatus occ_measure_one(Device *d, const char *name, const OccMeasureOpts *o, 
     c.carveout = o->carveout;
     c.grid = o->grid;
     c.wait_ns = (uint64_t)(o->wait_us * 1000);
+    if (o->timing && !c.wait_ns) /* under the model a wait shorter than ~2 us is over
+                                    before an SM's last blocks start (docs/timing.md) */
+        c.wait_ns = 5000;
+    m->timed = o->timing;
+    c.timing = o->timing && o->sim;
     SimStatus st = measure_kernel_load(d, o->regs, o->smem_static, &k, e);
     if (st == SIM_OK)
         st = measure_run(k, &c, &m->r, e);
     measure_kernel_free(k);
+    k = NULL;
+    if (st == SIM_OK && o->timing && !o->sim) { /* the GPU's launch, simulated beside it */
+        Device *sd = device_open_sim(m->arch, e);
+        c.timing = true;
+        st = sd ? measure_kernel_load(sd, o->regs, o->smem_static, &k, e) : e->status;
+        if (st == SIM_OK)
+            st = measure_run(k, &c, &m->tr, e);
+        measure_kernel_free(k);
+        device_close(sd);
+    }
     if (st != SIM_OK)
         return st;
     m->ncu = o->ncu ? run_ncu(o) : -1;
@@ -126,6 +141,80 @@ SimStatus occ_measure_one(Device *d, const char *name, const OccMeasureOpts *o, 
 void occ_measure_free(OccMeasurement *m)
 {
     measure_result_free(&m->r);
+    if (m->timed && !m->sim)
+        measure_result_free(&m->tr);
+}
+
+const MeasureResult *occ_measure_timed(const OccMeasurement *m)
+{
+    return !m->timed ? NULL : m->sim ? &m->r : &m->tr;
+}
+
+/* "1: 12%, 2: 88%": the time at k resident blocks. */
+static void time_at_text(char *buf, size_t cap, const Residency *res)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (int i = 1; i <= res->max_resident && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, "%s%d: %.0f%%", i > 1 ? ", " : "", i, 100 * res->time_at[i]);
+}
+
+/* One row of the timed table: the GPU's cell only when there is one. */
+static void row3(FILE *f, const char *label, const char *a, const char *b, const char *c)
+{
+    if (c)
+        fprintf(f, "  %-23s %-19s %-24s %s\n", label, a, b, c);
+    else
+        fprintf(f, "  %-23s %-19s %s\n", label, a, b);
+}
+
+/* The table with the timing model's column (and the GPU's, measured on one). */
+static void report_text_timed(FILE *f, const OccMeasurement *m)
+{
+    const MeasureResult *r = &m->r, *t = occ_measure_timed(m);
+    const MeasureResult *g = m->sim ? NULL : r; /* the GPU's measurement */
+    char co[16], a[48], b[48], c[48];
+    fprintf(f, "%s: %s, %d SMs%s\n", m->device, m->arch, r->sm_count,
+           m->sim ? " (the simulator stands in, in modelled time: the timing model)"
+                  : "; the simulator runs the same launch under its timing model");
+    fprintf(f, "launch: %d threads/block, %d registers, %zu + %zu bytes shared memory, carveout %s;\n"
+           "        %u blocks, each waiting %.1f us\n\n", r->block_size, r->regs, r->smem_static, r->smem_dynamic,
+           carveout_format(r->carveout, co, sizeof co), r->grid, (double)r->wait_ns / 1000);
+    row3(f, "", "predicted (model)", "simulated (timing)", g ? "measured (GPU)" : NULL);
+    snprintf(a, sizeof a, "%d", r->model.blocks_per_sm);
+    snprintf(b, sizeof b, "%d (the model)", t->api_blocks_per_sm);
+    snprintf(c, sizeof c, "%d (occupancy API)", g ? g->api_blocks_per_sm : 0);
+    row3(f, "blocks per SM", a, b, g ? c : NULL);
+    snprintf(a, sizeof a, "%d", r->model.resident_blocks_per_sm);
+    snprintf(b, sizeof b, "%d steady, peak %d", t->res.steady_resident, t->res.max_resident);
+    snprintf(c, sizeof c, "%d steady, peak %d", g ? g->res.steady_resident : 0, g ? g->res.max_resident : 0);
+    row3(f, "resident blocks per SM", a, b, g ? c : NULL);
+    snprintf(a, sizeof a, "%d", m->predicted_waves);
+    snprintf(b, sizeof b, "%d", t->res.waves);
+    snprintf(c, sizeof c, "%d", g ? g->res.waves : 0);
+    row3(f, "waves", a, b, g ? c : NULL);
+    snprintf(a, sizeof a, "%.1f%%",
+             100.0 * r->model.resident_blocks_per_sm * r->model.warps_per_block / m->max_warps);
+    snprintf(b, sizeof b, "%.1f%% (records)", 100.0 * t->res.achieved_occupancy);
+    snprintf(c, sizeof c, "%.1f%% (records)", g ? 100.0 * g->res.achieved_occupancy : 0);
+    row3(f, "achieved occupancy", a, b, g ? c : NULL);
+    snprintf(b, sizeof b, "%.1f%% (timing model)", 100.0 * t->sim_achieved_occupancy);
+    if (m->ncu >= 0)
+        snprintf(c, sizeof c, "%.1f%% (Nsight Compute)", m->ncu);
+    else
+        snprintf(c, sizeof c, "%s", m->ncu_asked ? "(ncu gave no value)" : "(--ncu: Nsight Compute)");
+    row3(f, "warps active", "", b, g ? c : NULL);
+    snprintf(b, sizeof b, "%.1f us", (double)(t->res.last_end - t->res.first_start) / 1000);
+    snprintf(c, sizeof c, "%.1f us", g ? (double)(g->res.last_end - g->res.first_start) / 1000 : 0);
+    row3(f, "first start to last end", "", b, g ? c : NULL);
+    char ta[256];
+    time_at_text(ta, sizeof ta, &t->res);
+    fprintf(f, "\nresidency over time, share of each SM's active time with k blocks resident:\n");
+    fprintf(f, "  simulated (timing)      %s\n", ta);
+    if (g) {
+        time_at_text(ta, sizeof ta, &g->res);
+        fprintf(f, "  measured (GPU)          %s\n", ta);
+    }
 }
 
 void occ_measure_report(FILE *f, bool json, const OccMeasurement *m)
@@ -155,7 +244,21 @@ void occ_measure_report(FILE *f, bool json, const OccMeasurement *m)
         fprintf(f, ", \"resident_time_fraction\": [");
         for (int i = 0; i <= r->res.max_resident; i++)
             fprintf(f, "%s%.4f", i ? ", " : "", r->res.time_at[i]);
-        fprintf(f, "]}\n}\n");
+        fprintf(f, "]}");
+        const MeasureResult *t = occ_measure_timed(m);
+        if (t) {
+            fprintf(f, ",\n  \"simulated\": {\"timing_model\": true, \"resident_blocks_per_sm\": %d, "
+                   "\"max_resident_blocks_per_sm\": %d, \"waves\": %d, \"achieved_occupancy\": %.4f, "
+                   "\"timing_achieved_occupancy\": %.4f, \"span_ns\": %llu, \"resident_time_fraction\": [",
+                   t->res.steady_resident, t->res.max_resident, t->res.waves, t->res.achieved_occupancy,
+                   t->sim_achieved_occupancy, (unsigned long long)(t->res.last_end - t->res.first_start));
+            for (int i = 0; i <= t->res.max_resident; i++)
+                fprintf(f, "%s%.4f", i ? ", " : "", t->res.time_at[i]);
+            fprintf(f, "]}");
+        }
+        fprintf(f, "\n}\n");
+    } else if (m->timed) {
+        report_text_timed(f, m);
     } else {
         fprintf(f, "%s: %s, %d SMs%s\n", m->device, m->arch, r->sm_count,
                m->sim ? " (the simulator stands in: no memory latency, so not a GPU's timings)" : "");

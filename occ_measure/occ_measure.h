@@ -82,6 +82,10 @@ typedef struct {
     bool tiny;             /* sweep: 8 configurations instead of 504 */
     int threads;           /* sweep on the simulator: launches side by side (pool.h);
                               <= 1 one at a time.  The sweep is the same with any count */
+    bool timing;           /* also simulate the launch under the timing model
+                              (sim/timing.h): residency in modelled time and the
+                              model's achieved occupancy; on a GPU, a simulator of
+                              the GPU's arch runs it beside the measurement */
     int argc;              /* the whole command line, for re-running under ncu */
     char **argv;
 } OccMeasureOpts;
@@ -103,7 +107,13 @@ typedef struct {
     int max_warps;         /* warps an SM holds on arch */
     bool ncu_asked;
     double ncu;            /* Nsight Compute's sm__warps_active percentage, -1 none */
+    bool timed;            /* o->timing: simulated under the timing model */
+    MeasureResult tr;      /* with timed on a GPU, the simulator's run (owned);
+                              with timed in the simulator, r is that run */
 } OccMeasurement;
+
+/* The timed simulator run of m (&m->r or &m->tr), NULL without timing. */
+const MeasureResult *occ_measure_timed(const OccMeasurement *m);
 
 /* Load the synthetic kernel with o's registers and static shared memory on
  * d (named name), run one launch of o's shape and measure it; ask ncu when
@@ -113,7 +123,10 @@ SimStatus occ_measure_one(Device *d, const char *name, const OccMeasureOpts *o, 
                           SimError *err);
 void occ_measure_free(OccMeasurement *m);
 /* Predicted beside measured: a table (text), or one JSON object with
- * "predicted" and "measured" members. */
+ * "predicted" and "measured" members.  With timing, one more column
+ * (simulated in modelled time: residency and the timing model's achieved
+ * occupancy) and a "simulated" member; in the simulator that column is the
+ * measured one. */
 void occ_measure_report(FILE *f, bool json, const OccMeasurement *m);
 
 /* How a sweep went. */

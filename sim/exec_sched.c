@@ -22,7 +22,7 @@
  * opposite extreme of lockstep).
  *
  * Timing model (x->tm, DeviceLaunch.timing): the same loop, but the model
- * picks (timing_pick: a ready warp, greedy-then-oldest), a warp issues one
+ * picks (timing_pick: a ready warp, greedy then round robin), a warp issues one
  * instruction per turn (timing_issue), idle cycles are skipped
  * (timing_next_cycle) and slices are short (TIMING_SLICE) so SMs stay
  * close in modelled time.  Hooks are marked "timing hook". */

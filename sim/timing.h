@@ -31,7 +31,9 @@ typedef enum {
     TP_L1_LAT,             /* load hit */
     TP_L1_SECTORS_PER_CYCLE, /* tag/data throughput of one SM's L1 */
     TP_L1_WAYS_MIN,        /* associativity floor (sets are a power of two) */
+    TP_SMEM_CONFIG_MIN,    /* KB: the least shared memory the driver configures */
     TP_LG_QUEUE,           /* cycles of L1 work queued before issue stalls */
+    TP_L1_LINE_OUT,        /* L1 cycles per line a request sends on to L2 (a miss, a store) */
     /* L2 */
     TP_L2_KB,              /* capacity */
     TP_L2_WAYS,
@@ -42,9 +44,11 @@ typedef enum {
     /* DRAM */
     TP_DRAM_LAT,           /* added to an L2 miss */
     TP_DRAM_BYTES_PER_CYCLE,
+    TP_DRAM_FETCH_SECTORS, /* sectors an L2 miss reads from DRAM at once (aligned) */
     /* atomics at L2 */
     TP_ATOM_LAT,           /* a global atomic's round trip, uncontended */
     TP_ATOM_SAME_ADDR,     /* cycles between two updates of one address */
+    TP_ATOM_SAME_LINE,     /* cycles the atomic unit of a line spends per address of it in a request */
     TP_SMEM_ATOM_LAT,      /* shared-memory atomic */
     /* synchronisation */
     TP_BAR_LAT,            /* barrier release to the first issue after it */
@@ -52,6 +56,7 @@ typedef enum {
     /* launch */
     TP_LAUNCH_OVERHEAD,    /* cycles a launch adds to its blocks' span */
     TP_BLOCK_DISPATCH,     /* cycles from dispatch to a block's first issue */
+    TP_BLOCK_INTERVAL,     /* cycles between two block dispatches on one SM */
     TP_COUNT
 } TimingParamId;
 

@@ -29,9 +29,27 @@ uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mas
     }
     uint64_t done = t + (uint64_t)v[TP_ATOM_LAT];
     uint32_t left = mask;
+    /* the atomic unit of a line takes the request's addresses in it one
+     * after another (TP_ATOM_SAME_LINE each); its time is kept in 1/1024
+     * cycles, so a line's fraction of a cycle per address adds up */
+    uint64_t line_key = 0, line_free = 0;
+    TimingAtomSlot *ls = NULL;
     while (left) {
         int l = __builtin_ctz(left);
         uint64_t a = addr[l];
+        uint64_t key = (a >> 7) | (1ull << 63);
+        if (key != line_key) {
+            if (ls)
+                ls->free = line_free;
+            ls = &tm->atom[slot_of(key)];
+            line_key = key;
+            line_free = arrive * 1024;
+            if (ls->addr == key && ls->free > line_free)
+                line_free = ls->free;
+            ls->addr = key;
+        }
+        uint64_t line_at = (line_free + 1023) / 1024;
+        line_free += (uint64_t)(v[TP_ATOM_SAME_LINE] * 1024);
         int count = 0;
         for (uint32_t r = left; r; r &= r - 1) {
             int k = __builtin_ctz(r);
@@ -41,7 +59,7 @@ uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mas
             }
         }
         TimingAtomSlot *s = &tm->atom[slot_of(a)];
-        uint64_t begin = arrive;
+        uint64_t begin = line_at;
         if (s->addr == a && s->free > begin)
             begin = s->free;
         uint64_t finish = begin + (uint64_t)(count * v[TP_ATOM_SAME_ADDR]);
@@ -51,6 +69,8 @@ uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mas
         if (back > done)
             done = back;
     }
+    if (ls)
+        ls->free = line_free;
     if (done > tm->end)
         tm->end = done;
     return done;

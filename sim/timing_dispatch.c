@@ -72,12 +72,22 @@ fail:
 
 bool timing_launch_begin(Exec *x, const ExecOptions *opt)
 {
-    TimingModel *tm = timing_model_new(timing_params_for(opt->arch), x->nsm, opt->l1_bytes, &x->stats->timing);
+    const TimingParams *p = timing_params_for(opt->arch);
+    /* the driver never configures less shared memory than TP_SMEM_CONFIG_MIN
+     * (the H100 at carveout 0, 10 or a kernel without shared memory: 32 KB),
+     * whatever the occupancy API rounds to: L1 gets the rest */
+    uint64_t smem = opt->smem_carveout, l1 = opt->l1_bytes;
+    uint64_t floor_b = (uint64_t)p->v[TP_SMEM_CONFIG_MIN] * 1024;
+    if (smem < floor_b) {
+        l1 = l1 + smem > floor_b ? l1 + smem - floor_b : 0;
+        smem = floor_b;
+    }
+    TimingModel *tm = timing_model_new(p, x->nsm, l1, &x->stats->timing);
     if (!tm)
         return false;
     x->tm = tm;
-    tm->out->l1_bytes = opt->l1_bytes;
-    tm->out->smem_carveout_bytes = opt->smem_carveout;
+    tm->out->l1_bytes = l1;
+    tm->out->smem_carveout_bytes = smem;
     tm->nwarps = x->nwarps;
     tm->max_warps = opt->arch ? opt->arch->max_warps_per_sm : 64;
     size_t nw = (size_t)x->nslots * (size_t)x->nwarps;
@@ -105,7 +115,12 @@ void timing_block_begin(Exec *x, Block *b)
         ts->active_since = now;
     size_t per = (size_t)tm->sbmask + 1;
     size_t first = (size_t)(b - x->blocks) * (size_t)x->nwarps;
-    uint64_t ready = now + (uint64_t)tm->p->v[TP_BLOCK_DISPATCH];
+    /* an SM takes its blocks one after the other, TP_BLOCK_INTERVAL apart:
+     * an empty kernel's cycles grow by that much per block per SM, from the
+     * first wave on (traces/hw/timing-microbench-h100.json) */
+    uint64_t start = now > ts->dispatch_free ? now : ts->dispatch_free;
+    ts->dispatch_free = start + (uint64_t)tm->p->v[TP_BLOCK_INTERVAL];
+    uint64_t ready = start + (uint64_t)tm->p->v[TP_BLOCK_DISPATCH];
     for (int k = 0; k < x->nwarps; k++) {
         TimingWarp *tw = &tm->warps[first + (size_t)k];
         memset(tw, 0, sizeof *tw);

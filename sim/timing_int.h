@@ -138,7 +138,7 @@ typedef struct {
     uint64_t pipe_free[4][TIMING_PIPE_COUNT]; /* per sub-partition pipe busy until */
     uint64_t lsu_free;        /* the L1 (global/local/atomics) is busy until */
     uint64_t mio_free;        /* the shared-memory unit is busy until */
-    void *greedy[4];          /* per scheduler: the warp it issued last (GTO) */
+    void *greedy[4];          /* per scheduler: the warp it issued last (greedy) */
     int greedy_k[4];          /* and its index in the scheduler's share (checked:
                                  the lists are rebuilt when blocks come and go) */
     uint64_t next_ready;      /* earliest cycle a warp may issue (time skipping) */
@@ -149,6 +149,7 @@ typedef struct {
     int live_blocks;
     uint64_t active_since, active_cycles;
     uint64_t warp_cycles;     /* sum over warps of their active cycles */
+    uint64_t dispatch_free;   /* the SM's block dispatcher may start another then */
 } TimingSM;
 
 #define TIMING_ATOM_SLOTS 4096

@@ -30,15 +30,25 @@ uint64_t timing_l2_access(TimingModel *tm, int sm, uint64_t t, uint32_t line, ui
         if (ev)
             timing_dram_access(tm, at_l2, (unsigned)__builtin_popcount(ev) * 32, true);
     }
+    uint8_t fetched = 0;
     if (miss && op != TIMING_L2_STORE) {
-        uint64_t back = timing_dram_access(tm, at_l2, (unsigned)__builtin_popcount(miss) * 32, false);
+        /* DRAM is read in aligned groups of TP_DRAM_FETCH_SECTORS sectors: a
+         * stride that uses one sector of each pair still reads both */
+        unsigned g = v[TP_DRAM_FETCH_SECTORS] >= 2 ? (v[TP_DRAM_FETCH_SECTORS] >= 4 ? 4 : 2) : 1;
+        uint8_t gm = (uint8_t)((1u << g) - 1);
+        for (unsigned k = 0; k < 4; k += g)
+            if (miss & (gm << k))
+                fetched |= (uint8_t)(gm << k);
+        fetched &= (uint8_t)~(l ? l->sectors : 0);
+        fetched |= miss;
+        uint64_t back = timing_dram_access(tm, at_l2, (unsigned)__builtin_popcount(fetched) * 32, false);
         if (l && back > l->ready)
             l->ready = back;
         if (back + lat / 2 > done)
             done = back + lat / 2;
     }
     if (l) {
-        l->sectors |= sectors;
+        l->sectors |= sectors | fetched;
         if (op != TIMING_L2_LOAD)
             l->dirty |= sectors;
         timing_cache_touch(&tm->l2, l);

@@ -60,9 +60,20 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
     uint64_t start = ts->lsu_free > now ? ts->lsu_free : now;
     ts->lsu_free = start + (occ ? occ : 1);
     uint64_t done = start + (uint64_t)tm->p->v[TP_L1_LAT];
+    /* each line sent on to L2 (a miss, a store) holds the L1 for
+     * TP_L1_LINE_OUT cycles: a scattered request costs per line, not per sector */
+    uint64_t per_out = (uint64_t)tm->p->v[TP_L1_LINE_OUT], out = 0;
     for (int i = 0; i < acc.nlines; i++) {
         uint32_t line = (uint32_t)((acc.line[i] - (MEM_GLOBAL_BASE >> 7)) & 0xffffffffu);
         uint64_t t = start + (uint64_t)i * occ / (uint64_t)acc.nlines; /* lines leave one after another */
+        if (t < start + out * per_out)
+            t = start + out * per_out;
+        if (store) {
+            out++;
+        } else {
+            const TimingLine *l = timing_cache_find(&ts->l1, line);
+            out += !l || (l->sectors & acc.sectors[i]) != acc.sectors[i];
+        }
         if (store) {
             timing_l1_store(tm, smid, t, line, acc.sectors[i]);
             uint64_t back = timing_l2_access(tm, smid, t, line, acc.sectors[i], TIMING_L2_STORE);
@@ -74,6 +85,8 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
                 done = back;
         }
     }
+    if (out * per_out > occ)
+        ts->lsu_free = start + out * per_out;
     (void)x;
     return done;
 }

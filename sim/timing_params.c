@@ -3,6 +3,8 @@
  * Programming Guide's arithmetic-throughput table (per SM per clock);
  * [LUO] Luo et al., "Benchmarking and Dissecting the Nvidia Hopper GPU
  * Architecture" (arXiv 2402.13499) and its 2025 extension (2501.12084);
+ * [HW] measured on the H100 by tests/timing/microbench.txt into
+ * traces/hw/timing-microbench-h100.json (Nsight Compute, base clock);
  * [JIA] Jia et al., "Dissecting the NVIDIA Volta/Turing GPU Architecture
  * through Microbenchmarking" (2018/2019); [DS] NVIDIA datasheets; [AF]
  * ../shared/reference/arch-facts.md; [EST] an estimate awaiting the H100
@@ -22,15 +24,20 @@ static const char *const names[TP_COUNT] = {
     [TP_INT_INTDIV] = "interval_intdiv",
     [TP_SMEM_LAT] = "smem_latency", [TP_MIO_QUEUE] = "mio_queue",
     [TP_L1_LAT] = "l1_hit_latency", [TP_L1_SECTORS_PER_CYCLE] = "l1_sectors_per_cycle",
-    [TP_L1_WAYS_MIN] = "l1_ways_min", [TP_LG_QUEUE] = "lg_queue",
+    [TP_L1_WAYS_MIN] = "l1_ways_min",
+    [TP_SMEM_CONFIG_MIN] = "smem_config_min_kb", [TP_LG_QUEUE] = "lg_queue",
+    [TP_L1_LINE_OUT] = "l1_cycles_per_line_out",
     [TP_L2_KB] = "l2_kb", [TP_L2_WAYS] = "l2_ways", [TP_L2_PARTITIONS] = "l2_partitions",
     [TP_L2_LAT] = "l2_hit_latency", [TP_L2_FAR_EXTRA] = "l2_far_extra",
     [TP_L2_BYTES_PER_CYCLE] = "l2_bytes_per_cycle",
     [TP_DRAM_LAT] = "dram_latency", [TP_DRAM_BYTES_PER_CYCLE] = "dram_bytes_per_cycle",
+    [TP_DRAM_FETCH_SECTORS] = "dram_fetch_sectors",
     [TP_ATOM_LAT] = "atomic_latency", [TP_ATOM_SAME_ADDR] = "atomic_same_address_interval",
+    [TP_ATOM_SAME_LINE] = "atomic_same_line_interval",
     [TP_SMEM_ATOM_LAT] = "smem_atomic_latency",
     [TP_BAR_LAT] = "barrier_latency", [TP_MEMBAR_LAT] = "membar_latency",
     [TP_LAUNCH_OVERHEAD] = "launch_overhead", [TP_BLOCK_DISPATCH] = "block_dispatch",
+    [TP_BLOCK_INTERVAL] = "block_interval",
 };
 
 const char *timing_param_name(int id)
@@ -43,8 +50,10 @@ const char *timing_param_name(int id)
 /* H100 SXM5 (sm_90, 132 SMs, HBM3 3.35 TB/s, 50 MB L2). */
 static const TimingParams h100 = {
     .arch = "sm_90", .part = "h100-sxm",
-    ROW(TP_CLOCK_MHZ, 1755, "[DS] H100 SXM5 boost clock 1755 MHz; Nsight Compute counts SM cycles"),
-    ROW(TP_LAT_FP32, 4, "[LUO] FADD/FMUL/FFMA dependent latency 4 cycles (as [JIA] on Volta)"),
+    ROW(TP_CLOCK_MHZ, 1589.7,
+        "[HW] Nsight Compute locks the SM clock at base, 1589.7 MHz (timing-microbench-h100.json sm_clock_under_ncu): the recordings' cycles are at this clock"),
+    ROW(TP_LAT_FP32, 4,
+        "[HW] dependent FFMA chain 4.05 cycles (timing-microbench-h100.json fma_dependent_latency)"),
     ROW(TP_LAT_FP64, 8, "[JIA] DADD/DFMA 8 cycles on Volta; [LUO] Hopper alike"),
     ROW(TP_LAT_INT, 4, "[JIA] IADD3/LOP3/SHF 4 cycles"),
     ROW(TP_LAT_IMUL, 4, "[JIA] IMAD 4-5 cycles"),
@@ -60,27 +69,45 @@ static const TimingParams h100 = {
     ROW(TP_INT_CVT, 8, "[CPG] CC 9.0: 16 type conversions/SM/clk"),
     ROW(TP_INT_COLLECTIVE, 2, "[CPG] CC 9.0: 32 warp shuffle results/SM/clk"),
     ROW(TP_INT_INTDIV, 20, "[EST] the SASS sequence of div/rem.u32"),
-    ROW(TP_SMEM_LAT, 29, "[LUO] shared-memory load latency ~29 cycles on Hopper"),
+    ROW(TP_SMEM_LAT, 21,
+        "[HW] shared-memory chase 29.0 cycles a step (timing-microbench-h100.json smem_load_latency), less the chase's address arithmetic as the model times it"),
     ROW(TP_MIO_QUEUE, 16, "[EST] MIO queue depth in cycles of work"),
-    ROW(TP_L1_LAT, 33, "[LUO] L1 hit latency ~33 cycles on Hopper (pointer chase)"),
+    ROW(TP_L1_LAT, 32,
+        "[HW] L1-hit chase 39.56 cycles a step (timing-microbench-h100.json l1_hit_latency), less the chase's address arithmetic as the model times it"),
     ROW(TP_L1_SECTORS_PER_CYCLE, 4, "[EST] 128 B/clk/SM L1 load bandwidth (whitepaper figure for A100/H100)"),
     ROW(TP_L1_WAYS_MIN, 8, "[EST] associativity not published; sets a power of two"),
+    ROW(TP_L1_LINE_OUT, 2,
+        "[HW] fitted: coalescing s16 to s32 (16 to 32 lines a request, all misses) adds ~2 cycles a line per SM, the naive transpose's column stores ~3 (traces/hw/timing-h100.json)"),
+    ROW(TP_SMEM_CONFIG_MIN, 32,
+        "[HW] Nsight Compute's configured shared memory: 32 KB at carveout 0 and 10 and for every kernel without shared memory (traces/hw/timing-h100.json; 25 -> 64, 40 -> 100, 50 -> 132, 60 -> 164, 75 -> 196, 100 -> 228 as the occupancy API rounds)"),
     ROW(TP_LG_QUEUE, 32, "[EST] L1 request queue depth in cycles of work"),
     ROW(TP_L2_KB, 50 * 1024, "[DS] H100 SXM5 50 MB L2"),
     ROW(TP_L2_WAYS, 16, "[EST] associativity not published"),
     ROW(TP_L2_PARTITIONS, 2, "[LUO] the L2 is two partitions; the far one costs more"),
-    ROW(TP_L2_LAT, 262, "[LUO] L2 hit latency ~262 cycles on Hopper (near partition)"),
-    ROW(TP_L2_FAR_EXTRA, 100, "[LUO] far-partition hits take ~100 cycles more"),
+    ROW(TP_L2_LAT, 175,
+        "[HW] L2-hit chase 249.3 cycles a step, both partitions alike (timing-microbench-h100.json l2_hit_latency): near = 249 - far_extra/2, less the chase's arithmetic"),
+    ROW(TP_L2_FAR_EXTRA, 100,
+        "[LUO] far-partition hits take ~100 cycles more (the H100 chase measures their average)"),
     ROW(TP_L2_BYTES_PER_CYCLE, 5500, "[EST] ~10 TB/s L2 read bandwidth at 1755 MHz (papers report 7-11 TB/s)"),
-    ROW(TP_DRAM_LAT, 220, "[LUO] global (DRAM) latency ~480 cycles = L2 hit + ~220"),
-    ROW(TP_DRAM_BYTES_PER_CYCLE, 1720, "[DS] 3.35 TB/s HBM3 at 1755 MHz = 1909 B/clk, ~90% achievable"),
+    ROW(TP_DRAM_LAT, 325,
+        "[HW] DRAM chase 574.3 cycles a step (timing-microbench-h100.json dram_latency) less the 249 of an L2 hit"),
+    ROW(TP_DRAM_BYTES_PER_CYCLE, 1948,
+        "[HW] 1948 B/cycle read at the base clock, 3.10 TB/s (timing-microbench-h100.json dram_read_bandwidth)"),
+    ROW(TP_DRAM_FETCH_SECTORS, 2,
+        "[HW] coalescing s16 and s32 read 17.3 MB of DRAM for 8.65 MB of sectors asked, s8 8.7 MB (traces/hw/timing-h100.json): the L2 reads DRAM in aligned 64-byte sector pairs"),
     ROW(TP_ATOM_LAT, 300, "[EST] an uncontended global atomic: L2 hit latency plus the ALU"),
-    ROW(TP_ATOM_SAME_ADDR, 1, "[EST] one update of one address per L2 cycle (fits the 93x of issue 15)"),
+    ROW(TP_ATOM_SAME_ADDR, 1.157,
+        "[HW] 0.8645 updates of one address a cycle (timing-microbench-h100.json atomic_one_address_unaggregated): 1/0.8645"),
+    ROW(TP_ATOM_SAME_LINE, 0.11,
+        "[HW] fitted: atomics bins32 (32 counters in one 128-byte line) takes 29,000 cycles more than bins4096 for 262,144 updates, 9 a cycle (traces/hw/timing-h100.json)"),
     ROW(TP_SMEM_ATOM_LAT, 40, "[EST] native shared atomics: a shared load plus the ALU"),
     ROW(TP_BAR_LAT, 20, "[JIA] BAR.SYNC ~20 cycles when all warps have arrived"),
     ROW(TP_MEMBAR_LAT, 200, "[EST] MEMBAR.GPU waits for outstanding stores to reach L2"),
-    ROW(TP_LAUNCH_OVERHEAD, 1500, "[EST] Nsight Compute's elapsed cycles of an empty kernel (~1 us)"),
+    ROW(TP_LAUNCH_OVERHEAD, 3520,
+        "[HW] an empty kernel of one block: 3561 cycles (timing-microbench-h100.json launch_overhead), less its block's own cycles in the model"),
     ROW(TP_BLOCK_DISPATCH, 40, "[EST] from block dispatch to its warps' first issue"),
+    ROW(TP_BLOCK_INTERVAL, 126,
+        "[HW] an empty kernel grows by 0.957 cycles a block over 132 SMs = 126 cycles a block per SM (timing-microbench-h100.json launch_overhead, 1056 to 8448 blocks)"),
 };
 
 /* A100 SXM4 (sm_80, 108 SMs, HBM2e 1.55-2.0 TB/s, 40 MB L2): plausible. */
@@ -109,6 +136,8 @@ static const TimingParams a100 = {
     ROW(TP_L1_SECTORS_PER_CYCLE, 4, "[EST] 128 B/clk/SM (A100 whitepaper)"),
     ROW(TP_L1_WAYS_MIN, 8, "[EST] as sm_90"),
     ROW(TP_LG_QUEUE, 32, "[EST] as sm_90"),
+    ROW(TP_L1_LINE_OUT, 2, "[EST] as sm_90"),
+    ROW(TP_SMEM_CONFIG_MIN, 8, "[EST] the occupancy API's capacity at carveout 0 (8 KB)"),
     ROW(TP_L2_KB, 40 * 1024, "[DS] A100 40 MB L2"),
     ROW(TP_L2_WAYS, 16, "[EST] as sm_90"),
     ROW(TP_L2_PARTITIONS, 2, "[DS] A100 L2 in two partitions"),
@@ -116,14 +145,17 @@ static const TimingParams a100 = {
     ROW(TP_L2_FAR_EXTRA, 100, "[EST] as sm_90"),
     ROW(TP_L2_BYTES_PER_CYCLE, 5100, "[EST] A100 L2 ~2.3x V100's per clock"),
     ROW(TP_DRAM_LAT, 250, "[LUO] Ampere global latency ~450 cycles"),
+    ROW(TP_DRAM_FETCH_SECTORS, 2, "[EST] as sm_90 (64-byte DRAM reads)"),
     ROW(TP_DRAM_BYTES_PER_CYCLE, 1000, "[DS] 1.555 TB/s HBM2 at 1410 MHz = 1103 B/clk, ~90%"),
     ROW(TP_ATOM_LAT, 240, "[EST] L2 hit plus the ALU"),
     ROW(TP_ATOM_SAME_ADDR, 1, "[EST] as sm_90"),
+    ROW(TP_ATOM_SAME_LINE, 0.11, "[EST] as sm_90"),
     ROW(TP_SMEM_ATOM_LAT, 40, "[EST] as sm_90"),
     ROW(TP_BAR_LAT, 20, "[JIA] BAR.SYNC ~20 cycles"),
     ROW(TP_MEMBAR_LAT, 200, "[EST] as sm_90"),
     ROW(TP_LAUNCH_OVERHEAD, 1200, "[EST] ~1 us"),
     ROW(TP_BLOCK_DISPATCH, 40, "[EST] as sm_90"),
+    ROW(TP_BLOCK_INTERVAL, 126, "[EST] as sm_90 (per SM)"),
 };
 
 const TimingParams *timing_params_for(const ArchProfile *a)

@@ -3,8 +3,9 @@
  * builds the lists).  Each cycle each scheduler issues at most one
  * instruction, from its own warps whose operands the scoreboard says are
  * ready and whose pipe or memory queue has room: the warp it issued last if
- * that one is still ready (greedy), else the oldest ready one (GTO, the
- * policy microbenchmarks of Volta to Hopper observe).  Each warp cycle
+ * that one is still ready (greedy), else the ready one that issued least
+ * recently, oldest first among equals (the H100 recordings' achieved
+ * occupancy: warps of one chain length end together, docs/timing.md).  Each warp cycle
  * between two issues is charged to the reason it waited (Nsight Compute's
  * stall names).  exec_sched.c keeps dispatching, barriers and retiring;
  * this file only decides who issues and when. */
@@ -158,7 +159,7 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
             }
         }
     }
-    uint64_t best_age = UINT64_MAX;
+    uint64_t best_age = UINT64_MAX, best_last = UINT64_MAX;
     int nready = 0, best_k = -1;
     bool got_greedy = false;
     for (int k = 0; k < n; k++) {
@@ -189,10 +190,11 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
             best = w;
             best_k = k;
             got_greedy = true;
-        } else if (tw->age < best_age && !got_greedy) {
+        } else if (!got_greedy && (tw->last < best_last || (tw->last == best_last && tw->age < best_age))) {
             best = w;
             best_k = k;
             best_age = tw->age;
+            best_last = tw->last;
         }
     }
     if (nready > 1)

@@ -94,6 +94,8 @@ static void test_exit_occupancy(void **s)
     assert_int_equal(run("occupancy --arch sm_90 --block 256 --regs 32"), 0);
     assert_int_equal(run("occupancy --arch sm_90 --block 2048 --regs 32"), 2);
     assert_int_equal(run("occupancy --arch sm_90 --gpu a100 --block 256 --regs 32"), 2);
+    assert_int_equal(run("occupancy --arch sm_90 --block 256 --regs 32 --timing"), 2); /* needs --measure */
+    assert_int_equal(run("occupancy --measure --backend sim --timing --block 256 --regs 32 --grid 264"), 0);
     if (no_gpu()) {
         assert_int_equal(run("occupancy --measure --block 256 --regs 32"), 2);
         assert_int_equal(run("occupancy --sweep-carveout /tmp/warpsim-test-sweep.json --sweep-tiny"), 2);

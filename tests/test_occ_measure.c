@@ -168,6 +168,68 @@ static OccMeasureOpts sim_opts(int block)
     return (OccMeasureOpts){.sim = true, .block = block, .regs = 32, .carveout = -1};
 }
 
+/* --timing: the simulator runs the launch in modelled time; the report gets
+ * the timing column and a "simulated" member with the model's own figure */
+static void test_occ_measure_timing_adds_the_simulated_column(void **s)
+{
+    (void)s;
+    OccMeasureOpts o = sim_opts(256);
+    o.smem_dyn = 40000; /* 5 blocks of 8 warps fit: 62.5% predicted */
+    o.timing = true;
+    char name[128], note[160];
+    SimError e;
+    sim_error_clear(&e);
+    Device *d = occ_measure_open(&o, name, sizeof name, note, sizeof note, &e);
+    assert_non_null(d);
+    OccMeasurement m;
+    assert_int_equal(occ_measure_one(d, name, &o, &m, &e), SIM_OK);
+    assert_true(m.timed);
+    const MeasureResult *t = occ_measure_timed(&m);
+    assert_ptr_equal(t, &m.r); /* in the simulator the measured run is the timed one */
+    assert_true(t->wait_ns >= 2000);
+    assert_int_equal(t->model.resident_blocks_per_sm, 5);
+    /* the model's figure exists and no block holds more than the model's 5 */
+    assert_true(t->sim_achieved_occupancy > 0.05 && t->sim_achieved_occupancy <= 0.625 + 1e-9);
+    assert_true(t->res.achieved_occupancy > 0.05 && t->res.achieved_occupancy <= 0.625 + 1e-9);
+    assert_true(t->res.max_resident <= 5);
+    Capture tx, j;
+    capture_open(&tx);
+    occ_measure_report(tx.f, false, &m);
+    capture_close(&tx);
+    assert_non_null(strstr(tx.text, "predicted (model)   simulated (timing)"));
+    assert_non_null(strstr(tx.text, "(timing model)"));
+    assert_non_null(strstr(tx.text, "residency over time"));
+    assert_null(strstr(tx.text, "measured (GPU)"));
+    assert_null(strstr(tx.text, " \n")); /* no GPU column: no trailing blanks */
+    capture_open(&j);
+    occ_measure_report(j.f, true, &m);
+    capture_close(&j);
+    char msg[200];
+    JsonValue *v = json_parse(j.text, j.len, msg, sizeof msg);
+    if (!v)
+        fail_msg("not JSON: %s\n%s", msg, j.text);
+    const JsonValue *sim = json_get(v, "simulated");
+    assert_non_null(sim);
+    assert_float_equal(json_get_number(sim, "timing_achieved_occupancy", -1), t->sim_achieved_occupancy, 1e-4);
+    assert_float_equal(json_get_number(sim, "achieved_occupancy", -1), t->res.achieved_occupancy, 1e-4);
+    assert_int_equal((int)json_get_number(sim, "waves", -1), t->res.waves);
+    json_free(v);
+    free(tx.text);
+    free(j.text);
+    occ_measure_free(&m);
+    /* without --timing: no timed run, no "simulated" member */
+    o.timing = false;
+    assert_int_equal(occ_measure_one(d, name, &o, &m, &e), SIM_OK);
+    assert_null(occ_measure_timed(&m));
+    capture_open(&j);
+    occ_measure_report(j.f, true, &m);
+    capture_close(&j);
+    assert_null(strstr(j.text, "\"simulated\""));
+    free(j.text);
+    occ_measure_free(&m);
+    device_close(d);
+}
+
 static void test_occ_measure_one_in_the_simulator(void **s)
 {
     (void)s;
@@ -299,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_occ_report_config_takes_resources_from_ptxas),
         cmocka_unit_test(test_occ_report_batch_answers_each_line),
         cmocka_unit_test(test_occ_measure_one_in_the_simulator),
+        cmocka_unit_test(test_occ_measure_timing_adds_the_simulated_column),
         cmocka_unit_test(test_occ_measure_sweep_then_analyze),
         cmocka_unit_test(test_occ_measure_analyze_bad_input),
     };

@@ -35,13 +35,43 @@ static void test_one_address_serialises_a_warp(void **s)
     (void)s;
     DeviceTiming out;
     TimingModel *tm = model(&out);
-    uint64_t spread = warp(tm, 0, 4);
+    uint64_t spread = warp(tm, 0, 128); /* 32 addresses in 32 lines */
     timing_model_free(tm);
     tm = model(&out);
     uint64_t same = warp(tm, 0, 0);
     const double *v = tm->p->v;
     assert_true(same >= spread + (uint64_t)(31 * v[TP_ATOM_SAME_ADDR]));
     timing_model_free(tm);
+}
+
+/* 32 counters in one 128-byte line share the line's atomic unit
+ * (TP_ATOM_SAME_LINE per address: the H100's atomics bins32), 32 counters
+ * in 32 lines do not; one line is still far faster than one address. */
+static void test_addresses_of_one_line_share_its_unit(void **s)
+{
+    (void)s;
+    DeviceTiming out;
+    TimingModel *tm = model(&out);
+    const double *v = tm->p->v;
+    uint64_t lines0 = warp(tm, 0, 128), lines = 0, line0, line = 0, one0, one = 0;
+    for (int i = 1; i < 64; i++)
+        lines = warp(tm, 0, 128);
+    timing_model_free(tm);
+    tm = model(&out);
+    line0 = warp(tm, 0, 4);
+    for (int i = 1; i < 64; i++)
+        line = warp(tm, 0, 4);
+    timing_model_free(tm);
+    tm = model(&out);
+    one0 = warp(tm, 0, 0);
+    for (int i = 1; i < 64; i++)
+        one = warp(tm, 0, 0);
+    timing_model_free(tm);
+    /* 63 more requests of 32 addresses each through one line's unit */
+    uint64_t per_line = (uint64_t)(63 * 32 * v[TP_ATOM_SAME_LINE]);
+    assert_true(line - line0 + 2 >= per_line);
+    assert_true(lines - lines0 < per_line);
+    assert_true(one - one0 > 4 * (line - line0));
 }
 
 static void test_contended_counter_costs_one_interval_per_update(void **s)
@@ -80,6 +110,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_address_serialises_a_warp),
+        cmocka_unit_test(test_addresses_of_one_line_share_its_unit),
         cmocka_unit_test(test_contended_counter_costs_one_interval_per_update),
         cmocka_unit_test(test_shared_atomics_serialise_per_address),
     };

@@ -82,7 +82,30 @@ static void test_l1_hit_is_faster_than_l2_hit_is_faster_than_dram(void **s)
     assert_int_equal(l1, (uint64_t)v[TP_L1_LAT]);
     assert_true(l2 >= (uint64_t)v[TP_L2_LAT] && l2 < dram);
     assert_true(dram >= (uint64_t)(v[TP_L2_LAT] + v[TP_DRAM_LAT]));
-    assert_int_equal(out.dram_read_bytes, 32);
+    assert_int_equal(out.dram_read_bytes, 32 * (uint64_t)v[TP_DRAM_FETCH_SECTORS]); /* one fetch: a sector pair */
+    timing_model_free(tm);
+}
+
+/* The L2 reads DRAM in aligned pairs of sectors (the H100 coalescing
+ * recording: stride 16 and 32 read twice the bytes they use): one sector
+ * reads its pair, the pair's other sector then hits L2, a sector of the
+ * other pair reads that pair. */
+static void test_l2_reads_dram_in_sector_pairs(void **s)
+{
+    (void)s;
+    DeviceTiming out;
+    TimingModel *tm = model(2, l1_for(0), &out);
+    assert_true(tm->p->v[TP_DRAM_FETCH_SECTORS] == 2);
+    timing_l1_load(tm, 0, 0, 5, 0x1);
+    assert_int_equal(out.dram_read_bytes, 64);
+    uint64_t l2_hits = out.l2_hits;
+    timing_l1_load(tm, 1, 10000, 5, 0x2); /* another SM: L1 misses, L2 has it */
+    assert_int_equal(out.dram_read_bytes, 64);
+    assert_int_equal(out.l2_hits, l2_hits + 1);
+    timing_l1_load(tm, 0, 20000, 5, 0x4); /* the other pair */
+    assert_int_equal(out.dram_read_bytes, 128);
+    timing_l1_load(tm, 0, 30000, 6, 0xf); /* a whole line: its four sectors */
+    assert_int_equal(out.dram_read_bytes, 256);
     timing_model_free(tm);
 }
 
@@ -169,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_128kb_working_set_hits_l1_at_carveout_0_and_misses_at_100),
         cmocka_unit_test(test_l1_hit_is_faster_than_l2_hit_is_faster_than_dram),
         cmocka_unit_test(test_lines_are_sectored),
+        cmocka_unit_test(test_l2_reads_dram_in_sector_pairs),
         cmocka_unit_test(test_a_load_waits_for_a_fill_in_flight),
         cmocka_unit_test(test_l2_far_partition_costs_more),
         cmocka_unit_test(test_l2_stores_allocate_without_reading_dram),

@@ -23,6 +23,11 @@ static const char *const order_dependent[] = {
     "clock_chain",      /* timing.cu: writes the %clock64 difference */
     "lost_global_racy", /* hazards.cu: s = s + x on global memory, lost updates */
     "lost_shared_racy", /* hazards.cu: the same on shared memory */
+    "war_racy",         /* hazards.cu: a read racing another warp's write of the
+                           word: the value it sees depends on the issue order */
+    "war_ok",           /* hazards.cu: race-free at its 32 threads, but at this
+                           test's 128 thread 32's s[32] = in[32] and thread 0's
+                           s[32] = 0 race (two warps): the last writer wins */
     "intra_warp_flag",  /* warp_sync.cu: lanes spin on a flag other lanes set */
     "racy_count",       /* sched.cu: an unsynchronised read-modify-write */
     "block_sum_i32",    /* tiles.cu: each block's old value of a tile atomic

@@ -145,8 +145,12 @@ static void test_more_warps_hide_memory_latency(void **s)
             first = st;
         last = st;
     }
-    double ratio = (double)first.cycles / (double)last.cycles;
-    print_message("memory bound, 1 block/SM vs 8: %.2fx (H100 4.2x)\n", ratio);
+    /* the kernel's own cycles: the H100's 4.2x cannot include the 3,561-cycle
+     * launch overhead Nsight Compute measures for an empty kernel (the 8-block
+     * launch would then be under it), so the overhead is left out of both */
+    double ratio = (double)(first.cycles - first.timing.launch_overhead) /
+                   (double)(last.cycles - last.timing.launch_overhead);
+    print_message("memory bound, 1 block/SM vs 8: %.2fx without the launch overhead (H100 4.2x)\n", ratio);
     assert_true(ratio > 2.5);
     /* 8 warps of 64: 1/8 of the SM's warp slots; 64 warps: nearly all */
     assert_true(first.timing.achieved_occupancy > 0.10 && first.timing.achieved_occupancy <= 0.126);
@@ -186,8 +190,10 @@ static void test_l1_resident_gather_slows_down_when_the_carveout_takes_the_l1(vo
     print_message("128 KB gather: carveout 100 %llu cycles (L1 %zu KB, hits %.2f), carveout 0 %llu (L1 %zu KB, "
                   "hits %.2f): %.2fx (H100 2.6x)\n", (unsigned long long)c100.cycles, c100.timing.l1_bytes / 1024,
                   h100, (unsigned long long)c0.cycles, c0.timing.l1_bytes / 1024, h0, ratio);
-    /* carveout 0 still holds the 1 KB per-block reserve: 8 KB of shared memory */
-    assert_int_equal(c0.timing.l1_bytes, 248 * 1024);
+    /* carveout 0: the occupancy API's 8 KB (the 1 KB per-block reserve), but the
+     * H100's driver configures 32 KB there (traces/hw/timing-h100.json): L1 224 KB */
+    assert_int_equal(c0.timing.l1_bytes, 224 * 1024);
+    assert_int_equal(c0.timing.smem_carveout_bytes, 32 * 1024);
     assert_int_equal(c100.timing.l1_bytes, 28 * 1024);
     assert_true(h0 > 0.8 && h100 < 0.3);
     assert_true(ratio > 1.5);
