@@ -2,8 +2,9 @@
  * timing model, every result matches its C reference and every claim its
  * README makes holds ("check: ... yes", computed from the simulator each
  * run, never a fixed cycle count); the stepper and `run --timing` commands
- * the README gives show what it says; and its xcheck.txt launches parse and
- * agree with a second simulator standing in for the GPU. */
+ * the README gives show what it says; every H100 cycle count it quotes is
+ * the one traces/hw/timing-h100.json holds; and its xcheck.txt launches parse
+ * and agree with a second simulator standing in for the GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <cmocka.h>
 
 #include "lesson.h"
+#include "source.h"
 
 static char out[1 << 16];
 static char *text;          /* the lesson's output (open_memstream) */
@@ -149,6 +151,54 @@ static void test_lesson05_readme_stepper_shows_one_bank(void **st)
     assert_non_null(strstr(p, "3840       3968"));
 }
 
+static char *read_text(const char *path)
+{
+    char msg[256];
+    size_t len;
+    char *t = source_read_file(path, &len, msg, sizeof msg);
+    if (!t)
+        fail_msg("%s", msg);
+    return t;
+}
+
+/* The README quotes "N,NNN" cycles for a launch of the H100 recording: the
+ * recording's line for that family and launch must hold those cycles. */
+static void expect_h100(const char *rec, const char *readme, const char *family, const char *launch, int cycles)
+{
+    char key[160], want[64], quoted[32];
+    snprintf(key, sizeof key, "{\"family\": \"%s\", \"launch\": \"%s\",", family, launch);
+    const char *a = strstr(rec, key);
+    if (!a)
+        fail_msg("timing-h100.json has no launch %s/%s", family, launch);
+    const char *e = strchr(a, '\n');
+    snprintf(want, sizeof want, "\"metrics\": {\"cycles\": %d,", cycles);
+    const char *c = strstr(a, want);
+    if (!c || (e && c > e))
+        fail_msg("timing-h100.json: %s/%s does not take %d cycles", family, launch, cycles);
+    snprintf(quoted, sizeof quoted, "%d,%03d", cycles / 1000, cycles % 1000);
+    if (!strstr(readme, quoted))
+        fail_msg("README.md does not quote %s (%s/%s)", quoted, family, launch);
+}
+
+static void test_lesson05_readme_quotes_the_h100_recording(void **st)
+{
+    (void)st;
+    char *rec = read_text("traces/hw/timing-h100.json");
+    char *readme = read_text("lessons/05-access-patterns/README.md");
+    expect_h100(rec, readme, "coalescing", "s1", 5994);
+    expect_h100(rec, readme, "coalescing", "s32", 15695);
+    expect_h100(rec, readme, "banks", "s1", 6376);
+    expect_h100(rec, readme, "banks", "s32", 37118);
+    expect_h100(rec, readme, "banks", "s33", 6330);
+    expect_h100(rec, readme, "transpose", "naive_1024", 32832);
+    expect_h100(rec, readme, "transpose", "smem_1024", 15321);
+    expect_h100(rec, readme, "transpose", "padded_1024", 8185);
+    assert_non_null(strstr(rec, "\"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum\": 1015808"));
+    assert_non_null(strstr(readme, "1,015,808 bank conflicts"));
+    free(rec);
+    free(readme);
+}
+
 static void test_lesson05_xcheck_launches_agree_with_a_second_simulator(void **st)
 {
     (void)st;
@@ -164,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_lesson05_every_claim_of_the_readme_holds),
         cmocka_unit_test(test_lesson05_readme_replay_counts),
         cmocka_unit_test(test_lesson05_readme_stepper_shows_one_bank),
+        cmocka_unit_test(test_lesson05_readme_quotes_the_h100_recording),
         cmocka_unit_test(test_lesson05_xcheck_launches_agree_with_a_second_simulator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
