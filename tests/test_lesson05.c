@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -151,6 +152,30 @@ static void test_lesson05_readme_stepper_shows_one_bank(void **st)
     assert_non_null(strstr(p, "3840       3968"));
 }
 
+#define TILE_TRACE                                                                                             \
+    "build/warpsim run lessons/05-access-patterns/kernel.ptx --kernel %s --grid 1 --block 32,8 "                \
+    "--arg buf:f32[1024]=rand:1 --arg buf:f32[1024]=fill:0 --arg i32:32 --trace %s --trace-level memory "        \
+    ">/dev/null 2>&1 && build/warpsim trace dump %s 2>&1 | grep -m1 ld.shared"
+
+/* README step 3 and its picture: transpose_smem's first column read, at cycle
+ * 82, is a 32-way conflict; transpose_padded's is conflict-free. */
+static void test_lesson05_readme_picture_shows_the_conflict(void **st)
+{
+    (void)st;
+    char cmd[600], path[64];
+    snprintf(path, sizeof path, "/tmp/test_lesson05_%d.wst", (int)getpid());
+    snprintf(cmd, sizeof cmd, TILE_TRACE, "transpose_smem", path, path);
+    assert_int_equal(sh(cmd, out, sizeof out), 0);
+    long cycle = strtol(out, NULL, 10);
+    if (cycle != 82 || !strstr(out, "ld.shared 4B mask 0xffffffff base 0x0 stride 128 conflict 32-way"))
+        fail_msg("transpose_smem: %s", out);
+    snprintf(cmd, sizeof cmd, TILE_TRACE, "transpose_padded", path, path);
+    assert_int_equal(sh(cmd, out, sizeof out), 0);
+    if (!strstr(out, "stride 132 conflict 1-way"))
+        fail_msg("transpose_padded: %s", out);
+    remove(path);
+}
+
 static char *read_text(const char *path)
 {
     char msg[256];
@@ -214,6 +239,7 @@ int main(void)
         cmocka_unit_test(test_lesson05_every_claim_of_the_readme_holds),
         cmocka_unit_test(test_lesson05_readme_replay_counts),
         cmocka_unit_test(test_lesson05_readme_stepper_shows_one_bank),
+        cmocka_unit_test(test_lesson05_readme_picture_shows_the_conflict),
         cmocka_unit_test(test_lesson05_readme_quotes_the_h100_recording),
         cmocka_unit_test(test_lesson05_xcheck_launches_agree_with_a_second_simulator),
     };
