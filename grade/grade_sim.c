@@ -197,10 +197,14 @@ static void take(Ctx *x, Slot *s, int ti, int run)
     T->runs_done++;
     if (s->st != SIM_OK && s->st != SIM_ERR_FAULT) {
         GradeFinding f;
-        grade_finding_init(c, &f, "launch-failed", ti, run);
+        /* a kernel that reaches an instruction the simulator lacks is refused
+         * at launch (the module loads per kernel): say so as such */
+        bool unsup = s->st == SIM_ERR_UNSUPPORTED;
+        grade_finding_init(c, &f, unsup ? "unsupported" : "launch-failed", ti, run);
         snprintf(f.file, sizeof f.file, "%s", c->r->student);
         f.line = grade_kernel_line(c->r, c->ex->kernel);
-        snprintf(f.msg, sizeof f.msg, "the launch could not be made: %.900s", s->msg);
+        snprintf(f.msg, sizeof f.msg, "%s: %.900s",
+                 unsup ? "the simulator cannot run this kernel" : "the launch could not be made", s->msg);
         grade_finding_add(c, ti, &f, NULL);
         stop_test(x, ti);
         return;

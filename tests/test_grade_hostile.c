@@ -268,7 +268,7 @@ CASE(test_hostile_include_climbing_out_of_the_folder_is_refused, "include_dotdot
 CASE(test_hostile_bad_utf8_gives_valid_reports, "badutf8.cu", "out-of-bounds")
 CASE(test_hostile_unsupported_instruction_is_a_finding, "unsupported.cu", "unsupported")
 CASE(test_hostile_recursion_ends_at_the_budget, "recursion.cu", "budget-exceeded")
-CASE(test_hostile_device_malloc_is_a_finding, "device_malloc.cu", "unsupported")
+CASE(test_hostile_device_malloc_is_a_finding, "device_malloc.cu", "out-of-bounds")
 CASE(test_hostile_local_memory_past_the_limit_is_a_finding, "local64k.cu", "memory-limit")
 CASE(test_hostile_endless_loop_ends_at_the_budget, "endless.cu", "budget-exceeded")
 CASE(test_hostile_huge_printf_ends_at_the_budget, "huge_printf.cu", "budget-exceeded")
