@@ -418,7 +418,7 @@ static void info_blocks(Stepper *s, bool by_sm)
         snprintf(r, sizeof r, e > sm ? "SMs %d-%d" : "SM %d", sm, e);
         fprintf(o, "  %-11s %d block%s%s", r, per[sm], per[sm] == 1 ? "" : "s", e > sm ? " each" : "");
         if (per[sm] && maxw)
-            fprintf(o, ", %d of %d warps (%.0f%% occupancy)", per[sm] * wpb, maxw, 100.0 * per[sm] * wpb / maxw);
+            fprintf(o, ", %d of %d warps (%.4g%% occupancy)", per[sm] * wpb, maxw, 100.0 * per[sm] * wpb / maxw);
         fprintf(o, "\n");
         sm = e + 1;
     }

@@ -244,7 +244,7 @@ static void test_info_blocks_sms_and_lanes_of_a_diverged_warp(void **s)
     assert_non_null(strstr(out, "4 blocks resident on 4 SMs, 0 finished, 0 not started (grid of 4)\n"
                                 " * block 0  SM 0   warps: 8 ready, 0 at a barrier, 0 exited, 0 other\n"
                                 "   block 1  SM 1   warps: 8 ready"));
-    assert_non_null(strstr(out, "  SMs 0-3     1 block each, 8 of 64 warps (12% occupancy)\n"
+    assert_non_null(strstr(out, "  SMs 0-3     1 block each, 8 of 64 warps (12.5% occupancy)\n"
                                 "  SM 0 holds block 0 (the focus block's SM)\n  SM 1 holds block 1\n"));
     assert_non_null(strstr(out, "] kernel.cu:26  mul.wide.s32 %rd5, %r1, 4;  (8 lanes)\n"));
     assert_non_null(strstr(out, "mask   [########........................]  8 lanes issue\n"));
@@ -452,6 +452,15 @@ static void test_step_labels_rows_keeps_the_lane_and_explains_clocks(void **s)
     assert_int_equal(qe - q, pe - p);
     /* the breakpoint moves the focus to another warp, not to another lane */
     assert_non_null(strstr(out, "block 1 warp 0 lane 5 (thread 5,0,0) on SM 1"));
+    /* occupancy as it is, not rounded to a whole percent */
+    assert_int_equal(step(L1 " --kernel racy_sum --grid 1 --block 256 --arg buf:i32[256]=fill:1 "
+                             "--arg buf:i32[1]=fill:0 --arg i32:256", "info sms\n"), 0);
+    assert_non_null(strstr(out, "1 block, 8 of 64 warps (12.5% occupancy)"));
+    rc = step(L1 " --kernel racy_sum --grid 400 --block 256 --arg buf:i32[102400]=iota "
+                 "--arg buf:i32[1]=fill:0 --arg i32:102400",
+              "print global arg0[998] 4\nhelp\nstep 40\nfocus block 0 warp 0 lane 5\n"
+              "break 26\ncontinue\nwhere\n");
+    assert_int_equal(rc, 0);
     /* SM 1's clock reads less than SM 0's: said, once */
     assert_non_null(strstr(out, "so SM 0 has already reached cycle 128)"));
     assert_null(nth(out, "SMs are simulated in turn", 1));
