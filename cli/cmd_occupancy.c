@@ -14,6 +14,7 @@
 #include "carveout.h"
 #include "cmd.h"
 #include "occ_measure.h"
+#include "progress.h"
 
 static const char usage_text[] =
 "usage: warpsim occupancy (--arch sm_XX | --gpu NAME) --block N\n"
@@ -291,6 +292,11 @@ static int check_launchable(const Opts *o, const ArchProfile *a)
     return usage_error("%s", msg);
 }
 
+static bool sweep_progress(void *user, size_t done, size_t total)
+{
+    return progress_update(user, done, total);
+}
+
 /* --measure and --sweep-carveout: the resources from the flags (or ptxas). */
 static int measure(const Opts *o, int argc, char **argv)
 {
@@ -320,6 +326,11 @@ static int measure(const Opts *o, int argc, char **argv)
     };
     if (!m.threads && !cmd_threads_default("occupancy", &m.threads))
         return 2;
+    Progress pg;
+    progress_start(&pg, "sweep", "configurations", false);
+    progress_catch_interrupt(); /* Ctrl-C: keep what was measured, exit 130 */
+    m.progress = sweep_progress;
+    m.progress_user = &pg;
     FILE *f = o->sweep ? fopen(o->sweep, "w") : NULL;
     if (o->sweep && !f) {
         fprintf(stderr, "warpsim occupancy: cannot write %s\n", o->sweep);
@@ -346,7 +357,8 @@ static int measure(const Opts *o, int argc, char **argv)
             occ_measure_report_sweep(stdout, &s, name, device_arch(d), o->sweep);
         else
             fprintf(stderr, "warpsim occupancy --sweep-carveout: %s\n", e.msg);
-        rc = st != SIM_OK || s.failed;
+        progress_end(&pg);
+        rc = progress_interrupted() ? PROGRESS_EXIT_INTERRUPTED : st != SIM_OK || s.failed;
     }
     if (f)
         fclose(f);

@@ -313,6 +313,7 @@ typedef struct {
     OccSweepSummary *s;
     SimError *e;
     int done;
+    size_t total;
 } Sweep;
 
 static int sweep_work(void *user, size_t i, int w)
@@ -374,6 +375,8 @@ static int sweep_fold(void *user, size_t i, int rc)
         rows[x->done++] = rows[i];
     }
     measure_result_free(&sl->r);
+    if (!stop && x->o->progress && x->o->progress(x->o->progress_user, i + 1, x->total))
+        stop = 1;
     return stop;
 }
 
@@ -411,6 +414,7 @@ SimStatus occ_measure_sweep(Device *d, const char *name, const OccMeasureOpts *o
     }
     x.devs[0] = d;
     x.kerns[0] = k;
+    x.total = (size_t)n;
     pool_run(threads, (size_t)n, x.window, sweep_work, sweep_fold, &x);
     for (size_t i = 0; i < x.window; i++)
         measure_result_free(&x.slots[i].r); /* launches started after the sweep ended */

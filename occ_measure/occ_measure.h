@@ -82,6 +82,11 @@ typedef struct {
     bool tiny;             /* sweep: 8 configurations instead of 504 */
     int threads;           /* sweep on the simulator: launches side by side (pool.h);
                               <= 1 one at a time.  The sweep is the same with any count */
+    /* sweep: called after each configuration with how many are done of how
+     * many; true stops the sweep there (Ctrl-C: what was measured is kept
+     * and written).  NULL none. */
+    bool (*progress)(void *user, size_t done, size_t total);
+    void *progress_user;
     bool timing;           /* also simulate the launch under the timing model
                               (sim/timing.h): residency in modelled time and the
                               model's achieved occupancy; on a GPU, a simulator of

@@ -191,6 +191,23 @@ static void test_exit_ctrl_c_reports_what_was_done_and_exits_130(void **s)
     fclose(f);
     assert_non_null(strstr(out, "warpsim explore: stopped after "));
     assert_non_null(strstr(out, " runs, seeds 0.."));
+    /* the simulator's carveout sweep keeps and writes what it measured */
+    char *sw_argv[] = {"warpsim", "occupancy", "--sweep-carveout", "/tmp/warpsim-test-exit-sweep.json", "--backend",
+                       "sim", NULL};
+    assert_int_equal(interrupt_after(2000, path, sw_argv), 130);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(out, " of 504 configurations measured on warpsim simulator"));
+    f = fopen("/tmp/warpsim-test-exit-sweep.json", "r");
+    assert_non_null(f);
+    n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(out, "]}"));
+    unlink("/tmp/warpsim-test-exit-sweep.json");
     unlink(path);
 }
 
