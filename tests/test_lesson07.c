@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "lesson_fixture.h"
+
 #include "lesson.h"
 #include "source.h"
 #include "xcheck.h"
@@ -175,26 +177,7 @@ static void test_lesson07_h100_figures_are_recorded(void **st)
 static void test_lesson07_xcheck_lines_parse_and_run(void **st)
 {
     (void)st;
-    XcheckLaunch *ls;
-    int n;
-    char msg[512];
-    if (!xcheck_read_file("lessons/07-caches-carveout/xcheck.txt", &ls, &n, msg, sizeof msg))
-        fail_msg("%s", msg);
-    assert_true(n >= 6);
-    for (int i = 0; i < n; i++)
-        xcheck_launch_free(&ls[i]);
-    free(ls);
-    const char *w = getenv("WARPSIM");
-    char cmd[512];
-    static char out[1 << 16];
-    snprintf(cmd, sizeof cmd, "%s xcheck 07-caches-carveout --backend sim 2>&1", w ? w : "build/warpsim");
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t len = fread(out, 1, sizeof out - 1, p);
-    out[len] = 0;
-    int status = pclose(p);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fail_msg("warpsim xcheck 07-caches-carveout --backend sim:\n%s", out);
+    const char *out = lesson_xcheck_runs("07-caches-carveout", 6);
     assert_non_null(strstr(out, "6 launches checked, 0 mismatches"));
 }
 

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "lesson_fixture.h"
+
 #include "lesson.h"
 #include "source.h"
 #include "xcheck.h"
@@ -155,27 +157,7 @@ static void test_lesson12_stepper_shows_one_cas_winner(void **st)
 static void test_lesson12_xcheck_lines_parse_and_run(void **st)
 {
     (void)st;
-    XcheckLaunch *ls;
-    int n;
-    char msg[512];
-    if (!xcheck_read_file("lessons/12-atomics/xcheck.txt", &ls, &n, msg, sizeof msg))
-        fail_msg("%s", msg);
-    assert_true(n >= 8);
-    for (int i = 0; i < n; i++)
-        xcheck_launch_free(&ls[i]);
-    free(ls);
-    const char *w = getenv("WARPSIM");
-    char cmd[512];
-    static char out[1 << 16];
-    snprintf(cmd, sizeof cmd, "%s xcheck 12-atomics --backend sim 2>&1", w ? w : "build/warpsim");
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t len = fread(out, 1, sizeof out - 1, p);
-    out[len] = 0;
-    int status = pclose(p);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        fail_msg("warpsim xcheck 12-atomics --backend sim:\n%s", out);
-    assert_non_null(strstr(out, "0 mismatches"));
+    lesson_xcheck_runs("12-atomics", 8);
 }
 
 int main(void)
