@@ -47,9 +47,10 @@ LDLIBS  += $(PKGLIBS) -lz -lpthread -ldl -lm
 TEST_CFLAGS := $(if $(HAVE_CMOCKA),$(shell $(PKG_CONFIG) --cflags cmocka))
 TEST_LIBS   := $(if $(HAVE_CMOCKA),$(shell $(PKG_CONFIG) --libs cmocka))
 
-# Objects depend on this file, rewritten only when the set of features changes,
-# so installing (or losing) a package rebuilds what it affects.
-FEATURES := sdl=$(HAVE_SDL) libedit=$(HAVE_EDIT) xxhash=$(HAVE_XXHASH)
+# Objects depend on this file, rewritten only when the set of features (or the
+# optimisation and sanitizer flags) changes, so installing or losing a package,
+# or switching flags in one BUILD folder, rebuilds what it affects.
+FEATURES := sdl=$(HAVE_SDL) libedit=$(HAVE_EDIT) xxhash=$(HAVE_XXHASH) flags=$(OPT) $(SANFLAGS)
 $(shell mkdir -p $(BUILD); [ "$$(cat $(BUILD)/.features 2>/dev/null)" = "$(FEATURES)" ] || echo "$(FEATURES)" > $(BUILD)/.features)
 
 LESSON_SRCS := $(wildcard lessons/*.c lessons/*/*.c lessons/*/exercise/*.c)

@@ -144,9 +144,6 @@ static int work(void *user, size_t task, int worker)
     grade_run_choice(c, run, &spec.schedule, &spec.atomic_order, &spec.seed);
     spec.checks = DEVICE_CHECK_RACES;
     spec.budget = T->budget;
-    /* the simulator's own ceiling too: what it allocates for resident blocks
-     * (local, shared, registers) and global memory, checked before it does */
-    spec.max_memory = c->o->max_memory ? c->o->max_memory : GRADE_MAX_MEMORY;
     /* a fresh simulator and module each run, as a fresh program would
      * have: a __device__ variable the kernel changes starts from its
      * initial value again, and buffers land at the same addresses */
