@@ -443,8 +443,6 @@ static SimStatus parse_error(SimError *err, const char *name, size_t at, const c
     return sim_error_set(err, SIM_ERR_PARSE, name, 0, 0, "byte %zu: %s", at, m);
 }
 
-static const char *level_names[] = {"blocks", "warps", "instructions", "memory"};
-
 /* Header and string table. */
 static SimStatus read_header(TraceReader *r, const char *name, SimError *err)
 {
@@ -661,62 +659,4 @@ bool trace_next(TraceReader *r, TraceEvent *ev)
     }
     r->pos = pos;
     return true;
-}
-
-/* ---- names ------------------------------------------------------------------- */
-const char *trace_event_name(int type)
-{
-    switch (type) {
-    case TRACE_EV_BLOCK_DISPATCH: return "dispatch";
-    case TRACE_EV_BLOCK_RETIRE: return "retire";
-    case TRACE_EV_WARP_TURN: return "turn";
-    case TRACE_EV_ISSUE: return "issue";
-    case TRACE_EV_MEM: return "mem";
-    case TRACE_EV_ATOMIC: return "atomic";
-    case TRACE_EV_BAR_ARRIVE: return "bar-arrive";
-    case TRACE_EV_BAR_RELEASE: return "bar-release";
-    case TRACE_EV_COLLECTIVE: return "collective";
-    case TRACE_EV_FAULT: return "fault";
-    case TRACE_EV_RACE: return "race";
-    case TRACE_EV_TILE: return "tile";
-    case TRACE_EV_END: return "end";
-    default: return "unknown";
-    }
-}
-
-const char *trace_level_name(int level)
-{
-    return level >= 0 && level <= TRACE_LEVEL_MEMORY ? level_names[level] : "?";
-}
-
-int trace_level_parse(const char *name)
-{
-    for (int i = 0; i <= TRACE_LEVEL_MEMORY; i++)
-        if (!strcmp(name, level_names[i]))
-            return i;
-    return -1;
-}
-
-const char *trace_space_name(int space)
-{
-    static const char *n[] = {"generic", "global", "shared", "local", "const", "param"};
-    return space >= 0 && space < TRACE_SPACE_COUNT ? n[space] : "?";
-}
-
-const char *trace_mem_kind_name(int kind)
-{
-    static const char *n[] = {"ld", "st", "atom", "cp.async"};
-    return kind >= 0 && kind < TRACE_MEM_KIND_COUNT ? n[kind] : "?";
-}
-
-const char *trace_atom_op_name(int op)
-{
-    static const char *n[] = {"add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"};
-    return op >= 0 && op < TRACE_ATOM_COUNT ? n[op] : "?";
-}
-
-const char *trace_coll_name(int kind)
-{
-    static const char *n[] = {"shfl", "vote", "match", "redux", "activemask"};
-    return kind >= 0 && kind < TRACE_COLL_COUNT ? n[kind] : "?";
 }
