@@ -84,6 +84,13 @@ char *lesson_root(char *buf, size_t cap)
 
 bool lesson_open(const LessonEnv *env, Device **dev, DeviceModule **mod)
 {
+    return lesson_open_text(env, dev, mod, NULL);
+}
+
+bool lesson_open_text(const LessonEnv *env, Device **dev, DeviceModule **mod, char **text)
+{
+    if (text)
+        *text = NULL;
     SimError err;
     sim_error_clear(&err);
     *dev = device_open_sim(env->arch, &err);
@@ -106,7 +113,10 @@ bool lesson_open(const LessonEnv *env, Device **dev, DeviceModule **mod)
         device_close(*dev);
         return false;
     }
-    free(ptx);
+    if (text)
+        *text = ptx;
+    else
+        free(ptx);
     return true;
 }
 

@@ -47,6 +47,9 @@ char *lesson_root(char *buf, size_t cap);
 /* Open a simulator for env->arch and load the lesson's kernel.ptx.  On
  * failure prints the problem to stderr and returns false. */
 bool lesson_open(const LessonEnv *env, Device **dev, DeviceModule **mod);
+/* The same, and *ptx keeps the PTX text (malloc'd, the caller frees it;
+ * NULL on failure) for a harness that quotes the PTX to the student. */
+bool lesson_open_text(const LessonEnv *env, Device **dev, DeviceModule **mod, char **ptx);
 
 /* One launch of a lesson kernel over int buffers: a convenience for
  * harnesses.  Returns false (after printing) when the launch failed. */

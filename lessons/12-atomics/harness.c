@@ -302,12 +302,9 @@ static bool ordering(Ctx *c)
 int lesson12_run(const LessonEnv *env)
 {
     Ctx c = {.o = env->out};
-    if (!lesson_open(env, &c.dev, &c.mod))
+    char *ptx;
+    if (!lesson_open_text(env, &c.dev, &c.mod, &ptx))
         return 2;
-    char path[1200], msg[256];
-    size_t len;
-    snprintf(path, sizeof path, "%s/kernel.ptx", env->dir);
-    char *ptx = source_read_file(path, &len, msg, sizeof msg);
     c.ptx = ptx;
     fprintf(c.o, "Lesson 12: all the atomics        (simulator, %s)\n"
                  "kernels: %s/kernel.cu\n\n", device_arch(c.dev), env->dir);
