@@ -267,11 +267,16 @@ static bool child_setup(const Sandbox *sb, const SandboxLimits *lim, int outfd)
         limit(RLIMIT_FSIZE, lim->file_size, lim->file_size);
     if (lim->open_files)
         limit(RLIMIT_NOFILE, lim->open_files, lim->open_files);
+    /* Every signal as a fresh process has it: warpsim may itself have been
+     * started with some ignored (a CI runner that ignores SIGCHLD makes
+     * nvcc lose its own children: "Failed to preprocess host compiler
+     * properties"), and an ignored disposition survives execv. */
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
-    sigaction(SIGINT, &dfl, NULL);
-    sigaction(SIGTERM, &dfl, NULL);
+    for (int s = 1; s < NSIG; s++)
+        if (s != SIGKILL && s != SIGSTOP)
+            sigaction(s, &dfl, NULL); /* numbers the kernel reserves just fail */
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
@@ -285,7 +290,19 @@ static void child(const Sandbox *sb, const char *const argv[], const SandboxLimi
     _exit(127);
 }
 
-static struct sigaction fork_old_int, fork_old_term;
+static struct sigaction fork_old_int, fork_old_term, fork_old_chld;
+
+/* While warpsim waits for a child, SIGCHLD must not be ignored: with
+ * SIG_IGN the kernel reaps children itself and waitpid fails with ECHILD,
+ * losing the exit status.  The caller's disposition goes back after. */
+static void chld_default(struct sigaction *old)
+{
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    sigemptyset(&dfl.sa_mask);
+    sigaction(SIGCHLD, &dfl, old);
+}
 
 int sandbox_fork(Sandbox *sb, const SandboxLimits *lim, char *msg, size_t cap)
 {
@@ -296,6 +313,7 @@ int sandbox_fork(Sandbox *sb, const SandboxLimits *lim, char *msg, size_t cap)
     got_signal = 0;
     sigaction(SIGINT, &sa, &fork_old_int);
     sigaction(SIGTERM, &sa, &fork_old_term);
+    chld_default(&fork_old_chld);
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -308,6 +326,7 @@ int sandbox_fork(Sandbox *sb, const SandboxLimits *lim, char *msg, size_t cap)
         snprintf(msg, cap, "cannot start a process: %s", strerror(errno));
         sigaction(SIGINT, &fork_old_int, NULL);
         sigaction(SIGTERM, &fork_old_term, NULL);
+        sigaction(SIGCHLD, &fork_old_chld, NULL);
         return -1;
     }
     setpgid(pid, pid);
@@ -327,6 +346,7 @@ int sandbox_reap(int pid)
     int sig = got_signal;
     sigaction(SIGINT, &fork_old_int, NULL);
     sigaction(SIGTERM, &fork_old_term, NULL);
+    sigaction(SIGCHLD, &fork_old_chld, NULL);
     if (sig) {
         remove_all_live();
         raise(sig);
@@ -353,13 +373,14 @@ bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim
     }
     /* Handlers before fork, so no signal can slip between the fork and
      * them and leave the child's group running. */
-    struct sigaction sa, old_int, old_term;
+    struct sigaction sa, old_int, old_term, old_chld;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
     got_signal = 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    chld_default(&old_chld);
     fflush(NULL);
     double t0 = now();
     pid_t pid = fork();
@@ -371,6 +392,7 @@ bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim
         snprintf(msg, cap, "cannot start %s: %s", argv[0], strerror(errno));
         sigaction(SIGINT, &old_int, NULL);
         sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGCHLD, &old_chld, NULL);
         return false;
     }
     setpgid(pid, pid); /* also here: whichever of the two runs first */
@@ -431,6 +453,7 @@ bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim
     int sig = got_signal;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGCHLD, &old_chld, NULL);
     if (sig) {
         remove_all_live();
         raise(sig);

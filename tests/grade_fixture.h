@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "json.h"
-#include "source.h"
+#include "nvcc_probe.h"
 
 static inline const char *warpsim(void)
 {
@@ -56,16 +56,10 @@ static inline int sh(bool both, const char *fmt, ...)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Skip a test that compiles CUDA when there is no nvcc (said once). */
+/* Skip a test that compiles CUDA when that cannot be done here (said once). */
 static inline void need_nvcc(void)
 {
-    static bool said;
-    if (source_find_nvcc())
-        return;
-    if (!said)
-        printf("skip: no nvcc found; `warpsim grade` compiles the submission, so its tests were skipped\n");
-    said = true;
-    skip();
+    need_working_nvcc("`warpsim grade` compiles the submission, so its tests were skipped");
 }
 
 /* The report of the current test, freed by the teardown (also when the

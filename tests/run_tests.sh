@@ -3,7 +3,7 @@
 # repository root, with $WARPSIM naming the built command), then print one
 # closing line "tests: N passed, N failed, N skipped" counting test cases.
 build=$1; shift
-pass=0; fail=0; skipped=0; bad=""
+pass=0; fail=0; skipped=0; bad=""; whys=""
 for t in "$@"; do
     out=$(cd "$(dirname "$0")/.." && WARPSIM=$build/warpsim "$t" 2>&1); rc=$?
     p=$(printf '%s\n' "$out" | grep -c '^\[       OK \]')
@@ -21,7 +21,12 @@ for t in "$@"; do
         printf '\n'
         printf '%s\n' "$out" | grep '^skip:' | sed 's/^/    /' || true
     fi
+    why=$(printf '%s\n' "$out" | grep '^skip:' | sed "s|^skip:|  $(basename "$t"):|")
+    [ -n "$why" ] && whys="$whys$why
+"
 done
+# Again at the end, where a log's tail shows them: what was not tested here, and why.
+[ -n "$whys" ] && printf 'skipped here, and why:\n%s' "$whys"
 [ -n "$bad" ] && echo "failing:$bad"
 echo "tests: $pass passed, $fail failed, $skipped skipped"
 [ $fail -eq 0 ] && [ -z "$bad" ]

@@ -17,6 +17,7 @@
 
 #include "gpu.h"
 #include "source.h"
+#include "nvcc_probe.h"
 
 static char out[1 << 16];
 
@@ -35,6 +36,18 @@ static int run(const char *fmt, ...)
     out[n] = 0;
     int st = pclose(p);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* Run args; when the exit status is not want, fail with the end of what
+ * the command printed, so a log shows why and not only the number. */
+static void expect_rc(const char *args, int want)
+{
+    int rc = run("%s", args);
+    if (rc != want) {
+        size_t n = strlen(out);
+        fail_msg("warpsim %s: exit status %d, not %d; it printed (the end):\n%s", args, rc, want,
+                 out + (n > 3000 ? n - 3000 : 0));
+    }
 }
 
 #define L1 "lessons/01-threads-and-races/kernel.ptx"
@@ -124,10 +137,9 @@ static void test_exit_grade(void **s)
     unlink("/tmp/not-a-cu.ptx");
     assert_non_null(strstr(out, "is not a .cu file"));
     assert_int_equal(run("grade 99 tests/grade/atomic.cu"), 2);
-    if (!source_find_nvcc())
-        skip();
-    assert_int_equal(run("grade 1 tests/grade/atomic.cu --runs 1"), 0);
-    assert_int_equal(run("grade 1 tests/grade/wrong.cu --runs 1"), 1);
+    need_working_nvcc("grade's exit statuses of a graded submission were not checked");
+    expect_rc("grade 1 tests/grade/atomic.cu --runs 1", 0);
+    expect_rc("grade 1 tests/grade/wrong.cu --runs 1", 1);
 }
 
 static void test_exit_trace_and_viz(void **s)

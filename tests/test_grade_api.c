@@ -20,16 +20,11 @@
 #include "grade.h"
 #include "lesson.h"
 #include "source.h"
+#include "nvcc_probe.h"
 
 static void need_nvcc(void)
 {
-    static bool said;
-    if (source_find_nvcc())
-        return;
-    if (!said)
-        printf("skip: no nvcc found; grading compiles the submission, so its tests were skipped\n");
-    said = true;
-    skip();
+    need_working_nvcc("grading compiles the submission, so its tests were skipped");
 }
 
 /* The first finding of kind in r, NULL when none. */

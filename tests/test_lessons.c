@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "source.h"
+#include "nvcc_probe.h"
 
 static char *slurp_cmd(const char *cmd, size_t *len)
 {
@@ -69,10 +70,7 @@ static void check_pattern(const char *pattern, int *checked)
 static void test_committed_ptx_matches_the_cu(void **s)
 {
     (void)s;
-    if (!source_find_nvcc()) {
-        printf("skip: no nvcc found; the committed PTX was not checked against the .cu files\n");
-        skip();
-    }
+    need_working_nvcc("the committed PTX was not checked against the .cu files");
     int checked = 0;
     check_pattern("lessons/[0-9]*/kernel.cu", &checked);
     check_pattern("tests/kernels/*.cu", &checked);

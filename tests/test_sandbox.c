@@ -25,6 +25,7 @@
 
 #include "sandbox.h"
 #include "source.h"
+#include "nvcc_probe.h"
 
 extern char **environ;
 
@@ -217,12 +218,55 @@ static void test_sandbox_copies_regular_files_only_and_removes_without_following
     rmdir(outside);
 }
 
+/* Started with SIGCHLD ignored (as some CI runners start their jobs), the
+ * sandbox still gets its program's exit status, and the program gets every
+ * signal at its default: nvcc, ignoring SIGCHLD, loses its own children
+ * ("Failed to preprocess host compiler properties"). */
+static struct sigaction chld_before;
+
+static int restore_sigchld(void **s)
+{
+    (void)s;
+    sigaction(SIGCHLD, &chld_before, NULL);
+    return 0;
+}
+
+static void test_sandbox_works_when_started_with_sigchld_ignored(void **s)
+{
+    (void)s;
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    ign.sa_handler = SIG_IGN;
+    sigaction(SIGCHLD, &ign, &chld_before); /* restore_sigchld puts it back */
+    Sandbox *sb = sandbox_new("test", msg, sizeof msg);
+    assert_non_null(sb);
+    SandboxResult r;
+    assert_true(run_sh(sb, "exit 3", &r));
+    assert_int_equal(r.end, SANDBOX_EXITED);
+    assert_int_equal(r.code, 3);
+    sandbox_result_free(&r);
+    /* the program's ignored set, as the kernel has it: none of the
+     * standard signals (glibc keeps 32 and 33 for itself: sigaction cannot
+     * change them, and make starts its recipes with both ignored) */
+    const char *argv[] = {"/bin/grep", "^SigIgn:", "/proc/self/status", NULL};
+    assert_true(sandbox_run(sb, argv, &lim, 4096, &r, msg, sizeof msg));
+    assert_int_equal(r.code, 0);
+    unsigned long long ignored = ~0ull;
+    assert_int_equal(sscanf(r.output, "SigIgn: %llx", &ignored), 1);
+    assert_int_equal(ignored & 0x7fffffffull, 0);
+    sandbox_result_free(&r);
+    sandbox_free(sb);
+    /* and the caller's own disposition is as it was */
+    struct sigaction now;
+    sigaction(SIGCHLD, NULL, &now);
+    assert_true(now.sa_handler == SIG_IGN);
+}
+
 /* A .cu named like a shell command: compiled, and the command never runs. */
 static void test_run_compiles_a_cu_whose_name_is_a_shell_command(void **s)
 {
     (void)s;
-    if (!source_find_nvcc())
-        skip();
+    need_working_nvcc("a .cu named like a shell command was not compiled");
     char dir[] = "/tmp/warpsim-test-evil-XXXXXX";
     assert_non_null(mkdtemp(dir));
     char cwd[4096], src[4300], cu[4400];
@@ -272,6 +316,7 @@ int main(void)
         cmocka_unit_test(test_sandbox_wall_timeout_kills_the_whole_group),
         cmocka_unit_test(test_sandbox_sigint_kills_the_group_then_warpsim),
         cmocka_unit_test(test_sandbox_copies_regular_files_only_and_removes_without_following),
+        cmocka_unit_test_teardown(test_sandbox_works_when_started_with_sigchld_ignored, restore_sigchld),
         cmocka_unit_test(test_run_compiles_a_cu_whose_name_is_a_shell_command),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

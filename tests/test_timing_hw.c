@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "source.h"
+#include "nvcc_probe.h"
 #include "timing/suite.h"
 
 #define FAMILIES "tests/timing/families.txt"
@@ -307,10 +308,7 @@ static void test_recorder_builds_and_runs_a_family_in_the_simulator(void **s)
 static void test_committed_timing_ptx_matches_the_cu(void **s)
 {
     (void)s;
-    if (!source_find_nvcc()) {
-        printf("skip: no nvcc found; tests/timing/*.ptx not checked against their .cu\n");
-        skip();
-    }
+    need_working_nvcc("tests/timing/*.ptx not checked against their .cu");
     const char *names[] = {"memory", "atomics", "smem", "compute", "async", "microbench"};
     for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
         char cu[128], ptx[128], cmd[300], msg[256];
