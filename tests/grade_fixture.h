@@ -59,7 +59,7 @@ static inline int sh(bool both, const char *fmt, ...)
 /* Skip a test that compiles CUDA when that cannot be done here (said once). */
 static inline void need_nvcc(void)
 {
-    need_working_nvcc("`warpsim grade` compiles the submission, so its tests were skipped");
+    need_grade_compile("`warpsim grade` compiles the submission, so its tests were skipped");
 }
 
 /* The report of the current test, freed by the teardown (also when the

@@ -1,7 +1,9 @@
 /* nvcc_probe.h: may the tests that compile CUDA run on this machine?  They
  * need an nvcc (launch/source.h finds it) that compiles a one-line kernel,
  * both started plainly and inside warpsim's sandbox (launch/sandbox.h), as
- * `warpsim run` and `warpsim grade` start it.  The answer is worked out
+ * `warpsim run` and `warpsim grade` start it; the grader's tests also need
+ * its own compile (grade_compile: nvcc -M and the check of what the compile
+ * reads) to take that kernel.  The answer is worked out
  * once per test binary; each skip says which of the three is missing, with
  * the compiler's own words, so a CI log shows the cause and not only a
  * failing exit status.  Include after <cmocka.h>. */
@@ -16,6 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "grade_int.h"
+#include "sandbox.h"
 #include "source.h"
 
 /* The last non-empty line of text (at most cap-1 bytes of it) into buf. */
@@ -103,6 +107,49 @@ static inline void need_working_nvcc(const char *what)
 {
     static bool said;
     const char *why = nvcc_unusable();
+    if (!why)
+        return;
+    if (!said)
+        printf("skip: %s; %s\n", why, what);
+    said = true;
+    skip();
+}
+
+/* NULL when the grader's own compile (nvcc -M and its check of what the
+ * compile reads, nvcc, ptxas: grade_compile) takes a one-line kernel in
+ * tests/grade; else why not, with the compiler's words. */
+static inline const char *grade_compile_unusable(void)
+{
+    static bool probed;
+    static char why[1200];
+    if (probed)
+        return *why ? why : NULL;
+    probed = true;
+    static const char src[] = "extern \"C\" __global__ void probe(int *p) { *p = 1; }\n";
+    GradeCompileInput in = {.source = src, .source_len = sizeof src - 1, .shown = "probe.cu", .folder = "tests/grade"};
+    sandbox_limits_default(&in.limits);
+    char *ptx = NULL, *log = NULL, msg[512] = "";
+    size_t len = 0;
+    GradeCompileStatus st = grade_compile(&in, "sm_90", &ptx, &len, &log, msg, sizeof msg);
+    if (st != GRADE_COMPILED) {
+        char last[400] = "";
+        if (log)
+            nvcc_probe_last_line(log, last, sizeof last);
+        snprintf(why, sizeof why, "DEFECT: nvcc compiles a one-line kernel, in warpsim's sandbox too, but the "
+                 "grader's compile (grade/grade_compile.c) does not: status %d, %s%s%s", (int)st, msg,
+                 *last ? "; the compiler said: " : "", last);
+    }
+    free(ptx);
+    free(log);
+    return *why ? why : NULL;
+}
+
+/* need_working_nvcc, then the same for the grader's compile. */
+static inline void need_grade_compile(const char *what)
+{
+    need_working_nvcc(what);
+    static bool said;
+    const char *why = grade_compile_unusable();
     if (!why)
         return;
     if (!said)

@@ -137,7 +137,7 @@ static void test_exit_grade(void **s)
     unlink("/tmp/not-a-cu.ptx");
     assert_non_null(strstr(out, "is not a .cu file"));
     assert_int_equal(run("grade 99 tests/grade/atomic.cu"), 2);
-    need_working_nvcc("grade's exit statuses of a graded submission were not checked");
+    need_grade_compile("grade's exit statuses of a graded submission were not checked");
     expect_rc("grade 1 tests/grade/atomic.cu --runs 1", 0);
     expect_rc("grade 1 tests/grade/wrong.cu --runs 1", 1);
 }

@@ -24,7 +24,7 @@
 
 static void need_nvcc(void)
 {
-    need_working_nvcc("grading compiles the submission, so its tests were skipped");
+    need_grade_compile("grading compiles the submission, so its tests were skipped");
 }
 
 /* The first finding of kind in r, NULL when none. */
