@@ -25,4 +25,12 @@ int cmd_viz(int argc, char **argv);
 bool cmd_threads_default(const char *cmd, int *threads);
 int cmd_threads_option(const char *cmd, int argc, char **argv, int *i, int *threads);
 
+/* options.c: argv[*i] is option name, as "--name value" or "--name=value":
+ * 1 with *val (and *i on the value when it was a separate word), 0 not this
+ * option, -1 name without the value it needs. */
+int cmd_opt_value(int argc, char **argv, int *i, const char *name, const char **val);
+/* A non-negative integer with an optional K / KB suffix (x 1024), at most
+ * max: false when s is anything else. */
+bool cmd_parse_size(const char *s, long long max, long long *out);
+
 #endif

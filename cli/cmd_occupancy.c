@@ -4,7 +4,6 @@
  * --sweep-carveout, --analyze-sweep).  Options, messages and exit codes: the
  * work is occ_measure.h's.  Lesson 4 (lessons/04-occupancy) is written
  * around it. */
-#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -137,49 +136,14 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* A non-negative integer with an optional K / KB suffix (x 1024). */
-static bool parse_size(const char *s, long long max, long long *out)
-{
-    if (!s || !*s || *s == '-')
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || end == s)
-        return false;
-    if (*end == 'K' || *end == 'k') {
-        v *= 1024;
-        end++;
-        if (*end == 'B' || *end == 'b')
-            end++;
-    }
-    if (*end || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* ---------------------------------------------------------------- main */
-
-/* "--name value" or "--name=value": *val set and true when argv[*i] is name. */
+/* --name value / --name=value: 1 taken (*val set), 0 not this option, and
+ * the usage error's status in *rc when the value is missing. */
 static bool opt_value(int argc, char **argv, int *i, const char *name, const char **val, int *rc)
 {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n))
-        return false;
-    if (argv[*i][n] == '=') {
-        *val = argv[*i] + n + 1;
-        return true;
-    }
-    if (argv[*i][n])
-        return false;
-    if (*i + 1 >= argc) {
+    int k = cmd_opt_value(argc, argv, i, name, val);
+    if (k < 0)
         *rc = usage_error("%s needs a value", name);
-        *val = NULL;
-        return true;
-    }
-    *val = argv[++*i];
-    return true;
+    return k != 0;
 }
 
 static int parse_args(int argc, char **argv, Opts *o)
@@ -244,7 +208,7 @@ static int parse_args(int argc, char **argv, Opts *o)
             if (rc)
                 return rc;
             long long *dst = (long long *)((char *)o + nums[k].off);
-            if (!parse_size(v, nums[k].max, dst) || (!nums[k].size && strpbrk(v, "kK"))) {
+            if (!cmd_parse_size(v, nums[k].max, dst) || (!nums[k].size && strpbrk(v, "kK"))) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "%s '%s' is not a %s", nums[k].name, v,
                          nums[k].size ? "byte count (a number, or K for KB)" : "valid non-negative integer");
@@ -273,25 +237,6 @@ static int parse_args(int argc, char **argv, Opts *o)
     return 0;
 }
 
-/* What no GPU of the arch can launch is an error, not "0 blocks". */
-static int check_launchable(const Opts *o, const ArchProfile *a)
-{
-    char msg[200];
-    if (o->have_block && (o->block < 1 || o->block > a->max_threads_per_block))
-        snprintf(msg, sizeof msg, "--block %lld: a block has 1..%d threads", o->block, a->max_threads_per_block);
-    else if (o->have_regs && o->regs > a->max_regs_per_thread)
-        snprintf(msg, sizeof msg, "--regs %lld: a thread has at most %d registers (ptxas spills the rest)", o->regs,
-                 a->max_regs_per_thread);
-    else if (o->barriers > 16)
-        snprintf(msg, sizeof msg, "--barriers %lld: a block has at most 16 barriers (bar.sync 0..15)", o->barriers);
-    else if (o->smem_dyn > a->smem_per_block_optin)
-        snprintf(msg, sizeof msg, "--smem-dyn %lld: a block has at most %d bytes (%d KB) of shared memory on %s",
-                 o->smem_dyn, a->smem_per_block_optin, a->smem_per_block_optin / 1024, a->name);
-    else
-        return 0;
-    return usage_error("%s", msg);
-}
-
 static bool sweep_progress(void *user, size_t done, size_t total)
 {
     return progress_update(user, done, total);
@@ -304,15 +249,9 @@ static int measure(const Opts *o, int argc, char **argv)
         return usage_error("%s", "--measure and --sweep-carveout go one at a time");
     if (o->measure && !o->have_block)
         return usage_error("%s", "give the block size with --block N");
-    if (o->measure && (o->block < 1 || o->block > 1024))
-        return usage_error("%s", "--block must be 1..1024 to measure");
     if (o->ptx || o->cluster || o->plot || o->explain || o->batch)
         return usage_error("%s", "--measure / --sweep-carveout take --regs, --smem-static, --smem-dyn, "
                                  "--carveout (not --ptx, --cluster, --plot, --explain)");
-    if (o->smem_static > 48 * 1024)
-        return usage_error("%s", "static shared memory is at most 48 KB per block");
-    if (o->have_regs && (o->regs < 1 || o->regs > 255))
-        return usage_error("%s", "--regs must be 1..255 to measure");
     ArchTarget t;
     SimError e;
     if (o->gpu && arch_resolve(o->gpu, &t, &e) != SIM_OK)
@@ -324,6 +263,9 @@ static int measure(const Opts *o, int argc, char **argv)
         .wait_us = (double)o->wait_us, .ncu = o->ncu, .tiny = o->tiny, .timing = o->timing,
         .argc = argc, .argv = argv, .threads = o->threads,
     };
+    char why[160];
+    if (!occ_measure_check(&m, o->sweep != NULL, why, sizeof why))
+        return usage_error("%s", why);
     if (!m.threads && !cmd_threads_default("occupancy", &m.threads))
         return 2;
     Progress pg;
@@ -336,34 +278,12 @@ static int measure(const Opts *o, int argc, char **argv)
         fprintf(stderr, "warpsim occupancy: cannot write %s\n", o->sweep);
         return 2;
     }
-    char name[128], note[160];
-    sim_error_clear(&e);
-    Device *d = occ_measure_open(&m, name, sizeof name, note, sizeof note, &e);
-    if (!d || note[0])
-        fprintf(stderr, "warpsim occupancy: %s\n", d ? note : e.msg);
-    int rc = d ? 1 : 2; /* no GPU is missing hardware: 2, as for every command */
-    if (d && !f) {
-        OccMeasurement r;
-        if (occ_measure_one(d, name, &m, &r, &e) == SIM_OK)
-            occ_measure_report(stdout, o->json, &r);
-        else
-            fprintf(stderr, "warpsim occupancy --measure: %s\n", e.msg);
-        rc = e.status == SIM_OK ? 0 : e.status == SIM_ERR_USAGE ? 2 : 1;
-        occ_measure_free(&r);
-    } else if (d) {
-        OccSweepSummary s;
-        SimStatus st = occ_measure_sweep(d, name, &m, f, stderr, &s, &e);
-        if (st == SIM_OK)
-            occ_measure_report_sweep(stdout, &s, name, device_arch(d), o->sweep);
-        else
-            fprintf(stderr, "warpsim occupancy --sweep-carveout: %s\n", e.msg);
+    int rc = occ_measure_run(&m, o->json, f, o->sweep, stdout, stderr);
+    if (o->sweep)
         progress_end(&pg);
-        rc = progress_interrupted() ? PROGRESS_EXIT_INTERRUPTED : st != SIM_OK || s.failed;
-    }
     if (f)
         fclose(f);
-    device_close(d);
-    return rc;
+    return o->sweep && progress_interrupted() ? PROGRESS_EXIT_INTERRUPTED : rc;
 }
 
 int cmd_occupancy(int argc, char **argv)
@@ -402,8 +322,9 @@ int cmd_occupancy(int argc, char **argv)
         return usage_error("%s", e.msg);
     if (!o.have_block)
         return usage_error("%s", "give the block size with --block N (threads per block)");
-    if ((rc = check_launchable(&o, t.arch)) != 0)
-        return rc;
+    char why[200];
+    if (!occ_report_launchable(t.arch, o.block, o.have_regs ? o.regs : -1, o.barriers, o.smem_dyn, why, sizeof why))
+        return usage_error("%s", why);
     if (o.ptx && (o.have_regs || o.have_static))
         return usage_error("%s", "--ptx takes registers and static shared memory from ptxas: "
                                  "drop --regs / --smem-static");
@@ -427,22 +348,10 @@ int cmd_occupancy(int argc, char **argv)
                       (int)o.barriers);
     if (occ_report_compute(&rep, (int)o.cluster, o.nonportable, &e) != SIM_OK)
         return usage_error("%s", e.msg);
-    if (rep.result.blocks_per_sm == 0) {
-        (o.json ? occ_report_json : occ_report_text)(stdout, &rep);
-        return usage_error("%s", "this launch cannot run: not one block fits on an SM (see the limits above)");
-    }
-    (o.json ? occ_report_json : occ_report_text)(stdout, &rep);
-    if (o.explain)
-        occ_report_explain(o.json ? stderr : stdout, &rep);
-    if (o.plot) {
-        if (occ_report_plot(o.plot, &rep, &e) != SIM_OK) {
-            if (e.status == SIM_ERR_NOMEM)
-                fprintf(stderr, "warpsim occupancy: %s\n", e.msg);
-            else
-                fprintf(stderr, "warpsim occupancy: %s: %s\n", o.plot, e.msg);
-            return 2;
-        }
-        fprintf(o.json ? stderr : stdout, "\nplot written to %s\n", o.plot);
-    }
-    return 0;
+    if (occ_report_show(&rep, o.json, o.explain, o.plot, stdout, o.json ? stderr : stdout, &e) == SIM_OK)
+        return 0;
+    if (rep.result.blocks_per_sm == 0)
+        return usage_error("%s", e.msg);
+    fprintf(stderr, "warpsim occupancy: %s\n", e.msg); /* the plot */
+    return 2;
 }

@@ -16,8 +16,23 @@
 #include "gpu.h"
 #include "pool.h"
 #include "report.h"
+#include "sandbox.h"
+#include "source.h"
 
 #define NCU_METRIC "sm__warps_active.avg.pct_of_peak_sustained_active"
+
+bool occ_measure_check(const OccMeasureOpts *o, bool sweep, char *why, size_t cap)
+{
+    if (!sweep && (o->block < 1 || o->block > 1024))
+        snprintf(why, cap, "--block must be 1..1024 to measure");
+    else if (o->regs < 1 || o->regs > 255)
+        snprintf(why, cap, "--regs must be 1..255 to measure");
+    else if (o->smem_static > 48 * 1024)
+        snprintf(why, cap, "static shared memory is at most 48 KB per block");
+    else
+        return true;
+    return false;
+}
 
 Device *occ_measure_open(const OccMeasureOpts *o, char *name, size_t cap, char *note, size_t note_cap,
                          SimError *e)
@@ -41,50 +56,65 @@ Device *occ_measure_open(const OccMeasureOpts *o, char *name, size_t cap, char *
     return d;
 }
 
-/* Run this very command again under ncu (time-bounded) and read the metric;
- * -1 when ncu is absent or gives nothing. */
+/* Run this very command again under ncu and read the metric; -1 when ncu
+ * is absent or gives nothing.  ncu starts from an argument vector (never a
+ * shell: the arguments are the user's) in a private folder, its group
+ * killed after 120 s; no address-space limit, since a CUDA context maps
+ * far more than any limit that would still mean something. */
 static double run_ncu(const OccMeasureOpts *o)
 {
-    if (system("command -v ncu >/dev/null 2>&1") != 0)
+    const char *found = source_find_tool("ncu");
+    char ncu[1024], self[4096], msg[256];
+    if (!found || found[0] != '/')
         return -1;
-    char log[] = "/tmp/warpsim-ncu-XXXXXX";
-    int fd = mkstemp(log);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    char self[512];
+    snprintf(ncu, sizeof ncu, "%s", found);
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return -1;
     self[n] = 0;
-    size_t cap = 4096, len = 0;
-    char *cmd = malloc(cap);
-    if (!cmd)
+    const char **argv = calloc((size_t)o->argc + 16, sizeof *argv);
+    Sandbox *sb = argv ? sandbox_new("ncu", msg, sizeof msg) : NULL;
+    if (!sb) {
+        free(argv);
         return -1;
-    len += (size_t)snprintf(cmd, cap, "timeout 120 ncu --metrics %s --csv -k regex:__warpsim_synth -c 1 "
-                                      "--log-file %s '%s' occupancy", NCU_METRIC, log, self);
-    for (int i = 1; i < o->argc && len < cap - 300; i++)
-        if (strcmp(o->argv[i], "--ncu") && !strchr(o->argv[i], '\''))
-            len += (size_t)snprintf(cmd + len, cap - len, " '%s'", o->argv[i]);
-    snprintf(cmd + len, cap - len, " >/dev/null 2>&1");
-    int rc = system(cmd);
-    free(cmd);
+    }
+    int k = 0;
+    const char *fixed[] = {ncu, "--metrics", NCU_METRIC, "--csv", "-k", "regex:__warpsim_synth", "-c", "1",
+                           "--log-file", "ncu.log", self, "occupancy"};
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        argv[k++] = fixed[i];
+    for (int i = 1; i < o->argc; i++)
+        if (strcmp(o->argv[i], "--ncu"))
+            argv[k++] = o->argv[i];
+    argv[k] = NULL;
+    SandboxLimits lim = {.wall_seconds = 120};
+    SandboxResult r;
     double v = -1;
-    FILE *f = fopen(log, "r");
-    char line[1024];
-    while (rc == 0 && f && fgets(line, sizeof line, f))
-        if (strstr(line, NCU_METRIC)) { /* ...,"Metric Value" last, quoted */
-            char *q = strrchr(line, '"');
-            if (q) {
-                *q = 0;
-                char *p = strrchr(line, '"');
-                if (p)
-                    v = strtod(p + 1, NULL);
+    if (sandbox_run(sb, argv, &lim, 64 * 1024, &r, msg, sizeof msg)) {
+        size_t len = 0;
+        char *log = r.end == SANDBOX_EXITED && r.code == 0 ? sandbox_read(sb, "ncu.log", 16u << 20, &len, msg, sizeof msg)
+                                                            : NULL;
+        for (char *line = log, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = 0;
+            if (strstr(line, NCU_METRIC)) { /* ...,"Metric Value" last, quoted */
+                char *q = strrchr(line, '"');
+                if (q) {
+                    *q = 0;
+                    char *p = strrchr(line, '"');
+                    if (p)
+                        v = strtod(p + 1, NULL);
+                }
             }
+            if (!next)
+                break;
         }
-    if (f)
-        fclose(f);
-    unlink(log);
+        free(log);
+        sandbox_result_free(&r);
+    }
+    sandbox_free(sb);
+    free(argv);
     return v;
 }
 
@@ -496,4 +526,36 @@ SimStatus occ_measure_analyze(const char *path, const char *arch, FILE *out, Sim
     fprintf(out, "measured above the API: %d; below it: %d\n", s.measured_above_api, s.measured_below_api);
     free(rows);
     return SIM_OK;
+}
+
+int occ_measure_run(const OccMeasureOpts *o, bool json, FILE *sweep, const char *sweep_path, FILE *out, FILE *err)
+{
+    char name[128], note[160];
+    SimError e;
+    sim_error_clear(&e);
+    Device *d = occ_measure_open(o, name, sizeof name, note, sizeof note, &e);
+    if (!d || note[0])
+        fprintf(err, "warpsim occupancy: %s\n", d ? note : e.msg);
+    if (!d)
+        return 2; /* no GPU is missing hardware: 2, as for every command */
+    int rc;
+    if (!sweep) {
+        OccMeasurement r;
+        if (occ_measure_one(d, name, o, &r, &e) == SIM_OK)
+            occ_measure_report(out, json, &r);
+        else
+            fprintf(err, "warpsim occupancy --measure: %s\n", e.msg);
+        rc = e.status == SIM_OK ? 0 : e.status == SIM_ERR_USAGE ? 2 : 1;
+        occ_measure_free(&r);
+    } else {
+        OccSweepSummary s;
+        SimStatus st = occ_measure_sweep(d, name, o, sweep, err, &s, &e);
+        if (st == SIM_OK)
+            occ_measure_report_sweep(out, &s, name, device_arch(d), sweep_path);
+        else
+            fprintf(err, "warpsim occupancy --sweep-carveout: %s\n", e.msg);
+        rc = st != SIM_OK || s.failed;
+    }
+    device_close(d);
+    return rc;
 }

@@ -42,10 +42,25 @@ typedef struct {
 void occ_report_config(OccReport *rep, int block, int regs, size_t smem_static, size_t smem_dyn, int carveout,
                        int barriers);
 
+/* Can any GPU of arch a launch this at all (block threads, regs per
+ * thread or < 0 not given, barriers per block, dynamic shared memory)?
+ * false with the sentence naming the first limit broken in why: what no
+ * GPU can launch is an error, not "0 blocks per SM". */
+bool occ_report_launchable(const ArchProfile *a, long long block, long long regs, long long barriers,
+                           long long smem_dyn, char *why, size_t cap);
+
 /* Compute result, best and (cluster > 0: thread-block clusters of that
  * size, nonportable allowing past 8) the cluster bound.  SIM_OK, or the
  * model's error (SIM_ERR_USAGE and a sentence for an impossible launch). */
 SimStatus occ_report_compute(OccReport *rep, int cluster, bool nonportable, SimError *err);
+
+/* rep, computed, shown: the summary (JSON with json) on out; then, when
+ * not one block fits, SIM_ERR_USAGE and that sentence (the limits shown say
+ * why); else the explanation with explain (on note), and the calculator's
+ * graphs written to plot unless NULL ("plot written to" on note).  A plot
+ * that cannot be written: its status, and the message names the file. */
+SimStatus occ_report_show(const OccReport *rep, bool json, bool explain, const char *plot, FILE *out, FILE *note,
+                          SimError *err);
 
 /* The summary people read: blocks per SM, occupancy, the limiter(s), every
  * limit, registers, shared memory, the carveout, hardware residency, the
@@ -99,6 +114,11 @@ typedef struct {
  * sm_90), else GPU 0.  name gets the device's name ("warpsim simulator",
  * the GPU's, or "GPU"); note gets "" or a sentence for the user (the GPU
  * there is not the arch asked for).  NULL with err filled when none opens. */
+/* Is o a launch the measurement can make (1..1024 threads, unless a sweep,
+ * which picks its own; 1..255 registers; at most 48 KB of static shared
+ * memory)?  false with the sentence in why. */
+bool occ_measure_check(const OccMeasureOpts *o, bool sweep, char *why, size_t cap);
+
 Device *occ_measure_open(const OccMeasureOpts *o, char *name, size_t name_cap, char *note, size_t note_cap,
                          SimError *err);
 
@@ -164,5 +184,14 @@ void occ_measure_report_sweep(FILE *f, const OccSweepSummary *s, const char *dev
  * PATH"), SIM_ERR_USAGE ("PATH: unknown arch", "PATH: no configurations
  * found"), before anything is written. */
 SimStatus occ_measure_analyze(const char *path, const char *arch, FILE *report, SimError *err);
+
+/* `warpsim occupancy --measure` and `--sweep-carveout` whole: open the GPU
+ * (or the simulator standing in) for o; without sweep, measure one launch
+ * and report it on out (JSON with json); with sweep (an open file, named
+ * sweep_path), write the carveout sweep there and its summary on out.  A
+ * note when the device is not the arch asked for, and what stops it, go to
+ * err as "warpsim occupancy: ..." lines.  0 done, 1 a measurement failed,
+ * 2 no device or a launch the device refuses. */
+int occ_measure_run(const OccMeasureOpts *o, bool json, FILE *sweep, const char *sweep_path, FILE *out, FILE *err);
 
 #endif

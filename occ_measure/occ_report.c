@@ -27,6 +27,47 @@ void occ_report_config(OccReport *rep, int block, int regs, size_t smem_static, 
     c->barriers = barriers >= 0 ? barriers : rep->ptx_path && rep->ptxas.barriers > 1 ? rep->ptxas.barriers : 1;
 }
 
+bool occ_report_launchable(const ArchProfile *a, long long block, long long regs, long long barriers,
+                           long long smem_dyn, char *why, size_t cap)
+{
+    if (block < 1 || block > a->max_threads_per_block)
+        snprintf(why, cap, "--block %lld: a block has 1..%d threads", block, a->max_threads_per_block);
+    else if (regs > a->max_regs_per_thread)
+        snprintf(why, cap, "--regs %lld: a thread has at most %d registers (ptxas spills the rest)", regs,
+                 a->max_regs_per_thread);
+    else if (barriers > 16)
+        snprintf(why, cap, "--barriers %lld: a block has at most 16 barriers (bar.sync 0..15)", barriers);
+    else if (smem_dyn > a->smem_per_block_optin)
+        snprintf(why, cap, "--smem-dyn %lld: a block has at most %d bytes (%d KB) of shared memory on %s", smem_dyn,
+                 a->smem_per_block_optin, a->smem_per_block_optin / 1024, a->name);
+    else
+        return true;
+    return false;
+}
+
+SimStatus occ_report_show(const OccReport *rep, bool json, bool explain, const char *plot, FILE *out, FILE *note,
+                          SimError *err)
+{
+    (json ? occ_report_json : occ_report_text)(out, rep);
+    if (rep->result.blocks_per_sm == 0)
+        return sim_error_set(err, SIM_ERR_USAGE, NULL, 0, 0,
+                             "this launch cannot run: not one block fits on an SM (see the limits above)");
+    if (explain)
+        occ_report_explain(note, rep);
+    if (!plot)
+        return SIM_OK;
+    if (occ_report_plot(plot, rep, err) != SIM_OK) {
+        if (err->status != SIM_ERR_NOMEM) {
+            char m[sizeof err->msg];
+            snprintf(m, sizeof m, "%s", err->msg);
+            snprintf(err->msg, sizeof err->msg, "%s: %.*s", plot, (int)(sizeof err->msg / 2), m);
+        }
+        return err->status;
+    }
+    fprintf(note, "\nplot written to %s\n", plot);
+    return SIM_OK;
+}
+
 SimStatus occ_report_compute(OccReport *rep, int cluster, bool nonportable, SimError *err)
 {
     const ArchTarget *t = &rep->target;

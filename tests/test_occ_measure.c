@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -230,6 +231,68 @@ static void test_occ_measure_timing_adds_the_simulated_column(void **s)
     device_close(d);
 }
 
+/* --ncu: Nsight Compute runs this command again from an argument vector,
+ * never a shell -- an argument with quotes and a command in it arrives as
+ * one word and runs nothing -- and its CSV log gives the achieved figure.
+ * A stand-in ncu on PATH records its arguments and writes the log. */
+static void test_occ_measure_ncu_gets_an_argument_vector(void **s)
+{
+    (void)s;
+    char dir[] = "/tmp/warpsim-test-ncu-XXXXXX", path[256], script[300], args[300], pwned[300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(script, sizeof script, "%s/ncu", dir);
+    snprintf(args, sizeof args, "%s/args", dir);
+    snprintf(pwned, sizeof pwned, "%s/PWNED", dir);
+    FILE *f = fopen(script, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\nfor a in \"$@\"; do printf '%%s\\n' \"$a\"; done > %s\n"
+               "while [ $# -gt 0 ]; do\n"
+               "  if [ \"$1\" = --log-file ]; then shift; echo '\"1\",\"sm__warps_active.avg.pct_of_peak_sustained_active\",\"%%\",\"42.5\"' > \"$1\"; fi\n"
+               "  shift\ndone\n", args);
+    fclose(f);
+    chmod(script, 0755);
+    const char *old = getenv("PATH");
+    char *saved = strdup(old ? old : "");
+    snprintf(path, sizeof path, "%s:%s", dir, saved);
+    setenv("PATH", path, 1);
+    char evil[800];
+    snprintf(evil, sizeof evil, "x'$(touch %s)';touch %s", pwned, pwned);
+    char *argv[] = {"occupancy", "--measure", "--ncu", evil, NULL};
+    OccMeasureOpts o = sim_opts(128);
+    o.ncu = true;
+    o.argc = 4;
+    o.argv = argv;
+    char name[128], note[160];
+    SimError e;
+    sim_error_clear(&e);
+    Device *d = occ_measure_open(&o, name, sizeof name, note, sizeof note, &e);
+    assert_non_null(d);
+    OccMeasurement m;
+    SimStatus st = occ_measure_one(d, name, &o, &m, &e);
+    setenv("PATH", saved, 1);
+    free(saved);
+    assert_int_equal(st, SIM_OK);
+    assert_true(m.ncu > 42.4 && m.ncu < 42.6);
+    occ_measure_free(&m);
+    device_close(d);
+    assert_int_equal(access(pwned, F_OK), -1);
+    f = fopen(args, "r");
+    assert_non_null(f);
+    char got[4096];
+    size_t n = fread(got, 1, sizeof got - 1, f);
+    got[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(got, "--log-file\nncu.log\n"));
+    assert_non_null(strstr(got, "\noccupancy\n--measure\n"));
+    char line[820];
+    snprintf(line, sizeof line, "\n%s\n", evil);
+    assert_non_null(strstr(got, line)); /* one word, as given */
+    assert_null(strstr(got, "\n--ncu\n"));
+    unlink(args);
+    unlink(script);
+    rmdir(dir);
+}
+
 static void test_occ_measure_one_in_the_simulator(void **s)
 {
     (void)s;
@@ -361,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_occ_report_config_takes_resources_from_ptxas),
         cmocka_unit_test(test_occ_report_batch_answers_each_line),
         cmocka_unit_test(test_occ_measure_one_in_the_simulator),
+        cmocka_unit_test(test_occ_measure_ncu_gets_an_argument_vector),
         cmocka_unit_test(test_occ_measure_timing_adds_the_simulated_column),
         cmocka_unit_test(test_occ_measure_sweep_then_analyze),
         cmocka_unit_test(test_occ_measure_analyze_bad_input),
