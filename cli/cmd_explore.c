@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "lesson.h"
 #include "device.h"
 #include "explore.h"
 #include "gpu.h"
@@ -235,7 +236,8 @@ int cmd_explore(int argc, char **argv)
         goto done;
     }
     size_t len = 0;
-    char *ptx = source_load_ptx(file, device_arch(dev), &len, msg, sizeof msg);
+    char inc[4096]; /* #include "tile.cuh" from the lessons' headers */
+    char *ptx = source_load_ptx_inc(file, device_arch(dev), lesson_include_dir(inc, sizeof inc), &len, msg, sizeof msg);
     DeviceModule *mod = NULL;
     Explore ex;
     explore_init(&ex, keep);

@@ -64,8 +64,9 @@ static const char grade_help[] =
     "  --compile-timeout S    wall and CPU seconds of nvcc and of ptxas (default %d)\n"
     "  --compile-memory SIZE  their address space (default 4G)\n"
     "The submission is read once (a regular file of at most 8 MiB) and compiled in a\n"
-    "private folder; an #include outside its folder and the CUDA toolkit's headers is\n"
-    "refused; reports show source lines of the submission only, escaped.\n"
+    "private folder; an #include outside its folder, the course's headers (lessons/\n"
+    "include: #include \"tile.cuh\") and the CUDA toolkit's headers is refused; reports\n"
+    "show source lines of the submission only, escaped.\n"
     "\n"
     "Exit status: 0 every test passed, 1 a test failed (or the file does not compile),\n"
     "2 could not grade (unknown lesson, no exercise, no such file, no nvcc); the report\n"
@@ -113,7 +114,9 @@ static bool parse_size(const char *v, uint64_t *out)
 int cmd_grade(int argc, char **argv)
 {
     const char *lesson = NULL, *format = "text", *out = NULL;
-    GradeOptions o = {.runs = GRADE_DEFAULT_RUNS, .gpu_timeout = GRADE_GPU_TIMEOUT};
+    char inc[4096];
+    GradeOptions o = {.runs = GRADE_DEFAULT_RUNS, .gpu_timeout = GRADE_GPU_TIMEOUT,
+                      .include_dir = lesson_include_dir(inc, sizeof inc)};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_val = i + 1 < argc;

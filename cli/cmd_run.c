@@ -7,6 +7,7 @@
 
 #include "argspec.h"
 #include "cmd.h"
+#include "lesson.h"
 #include "device.h"
 #include "gpu.h"
 #include "launch.h"
@@ -227,7 +228,8 @@ int cmd_run(int argc, char **argv)
     }
     device_set_memory_limit(dev, spec.max_memory); /* module variables count too */
     size_t len = 0;
-    char *ptx = source_load_ptx(file, device_arch(dev), &len, msg, sizeof msg);
+    char inc[4096]; /* #include "tile.cuh" from the lessons' headers */
+    char *ptx = source_load_ptx_inc(file, device_arch(dev), lesson_include_dir(inc, sizeof inc), &len, msg, sizeof msg);
     DeviceModule *mod = NULL;
     LaunchResult res;
     memset(&res, 0, sizeof res);

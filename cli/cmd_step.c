@@ -12,6 +12,7 @@
 
 #include "argspec.h"
 #include "cmd.h"
+#include "lesson.h"
 #include "device.h"
 #include "launch.h"
 #include "report.h"
@@ -182,7 +183,8 @@ int cmd_step(int argc, char **argv)
         goto done;
     }
     size_t len = 0;
-    char *ptx = source_load_ptx(file, device_arch(dev), &len, msg, sizeof msg);
+    char inc[4096]; /* #include "tile.cuh" from the lessons' headers */
+    char *ptx = source_load_ptx_inc(file, device_arch(dev), lesson_include_dir(inc, sizeof inc), &len, msg, sizeof msg);
     DeviceModule *mod = NULL;
     StepInput *in = NULL;
     Stepper *s = NULL, *s1 = NULL, *s2 = NULL;

@@ -265,6 +265,7 @@ SimStatus grade_run(const GradeExercise *ex, const GradeOptions *o, GradeReport 
     c.cin.source_len = r->source_len;
     c.cin.shown = printable(o->student) ? o->student : "submission.cu";
     c.cin.folder = folder[0] ? folder : NULL;
+    c.cin.include_dir = o->include_dir;
     sandbox_limits_default(&c.cin.limits);
     c.cin.limits.wall_seconds = c.cin.limits.cpu_seconds =
         (unsigned)(o->compile_timeout > 0 ? o->compile_timeout : GRADE_COMPILE_TIMEOUT);

@@ -66,6 +66,9 @@ typedef struct {
                                     exercise's budget is cut to it */
     int threads;                 /* simulator runs side by side (pool.h); <= 1: one at a
                                     time.  The report is the same with any count */
+    const char *include_dir;     /* headers the course ships (lessons/include: tile.cuh),
+                                    which a submission may #include besides its own
+                                    folder's; NULL none */
     GradeProgressFn progress;    /* NULL: no progress reports */
     void *progress_arg;          /* passed to progress */
 } GradeOptions;

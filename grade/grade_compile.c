@@ -25,6 +25,7 @@ typedef struct {
     char sandbox[PATH_MAX];      /* the sandbox (kernel.cu, src/) */
     char folder[PATH_MAX];       /* the submission's folder, "" none */
     char toolkit[PATH_MAX];      /* the CUDA toolkit's root (nvcc's ../..) */
+    char include[PATH_MAX];      /* the course's headers, "" none */
 } Allowed;
 
 static bool under(const char *path, const char *dir)
@@ -45,7 +46,7 @@ static bool dep_allowed(const Allowed *a, const char *dep)
     struct stat st;
     if (!realpath(full, real) || stat(real, &st) != 0 || !S_ISREG(st.st_mode))
         return false; /* a device, a FIFO, a folder, a dangling link */
-    if (under(real, a->sandbox) || (*a->folder && under(real, a->folder)))
+    if (under(real, a->sandbox) || (*a->folder && under(real, a->folder)) || (*a->include && under(real, a->include)))
         return true;
     static const char *const system_dirs[] = {"/usr/include", "/usr/lib/gcc", "/usr/local/include"};
     for (size_t i = 0; i < sizeof system_dirs / sizeof *system_dirs; i++)
@@ -187,6 +188,8 @@ static char *scrub(const char *text, const char *sandbox, const char *folder, co
             to = shown, after = p + 9;
         } else if (at_start && !strncmp(p, "src/", 4)) {
             to = "", after = p + 4;
+        } else if (at_start && !strncmp(p, "inc/", 4)) { /* the course's headers, by -I inc */
+            to = "lessons/include/", after = p + 4;
         } else if (at_start && *p == '/') {
             for (size_t i = 0; i < sizeof subs / sizeof *subs && !to; i++) {
                 size_t n = subs[i].from ? strlen(subs[i].from) : 0;
@@ -364,6 +367,8 @@ GradeCompileStatus grade_compile(const GradeCompileInput *in, const char *arch, 
     }
     if (in->folder && *in->folder && realpath(in->folder, real))
         snprintf(a.folder, sizeof a.folder, "%s", real);
+    if (in->include_dir && *in->include_dir && realpath(in->include_dir, real))
+        snprintf(a.include, sizeof a.include, "%s", real);
     Sandbox *sb = sandbox_new("grade", msg, cap);
     if (!sb)
         return GRADE_COMPILE_UNAVAILABLE;
@@ -378,14 +383,26 @@ GradeCompileStatus grade_compile(const GradeCompileInput *in, const char *arch, 
         goto done;
     }
     bool have_src = *a.folder && sandbox_link(sb, "src", a.folder, msg, cap);
+    bool have_inc = *a.include && sandbox_link(sb, "inc", a.include, msg, cap);
     char archarg[64];
     snprintf(archarg, sizeof archarg, "-arch=%s", arch);
+    /* -I src, then -I inc: the submission's folder, then the course's headers */
+    const char *incs[5];
+    int ni = 0;
+    if (have_src)
+        incs[ni++] = "-I", incs[ni++] = "src";
+    if (have_inc)
+        incs[ni++] = "-I", incs[ni++] = "inc";
+    incs[ni] = NULL;
     const char *shown = in->shown && *in->shown ? in->shown : "kernel.cu";
     /* 1. what would the compile read?  (-M preprocesses only: it prints
      * every file an #include names, and compiles nothing) */
-    const char *dep_argv[] = {nvcc, "-M", "-MF", "kernel.d", archarg, "-I", "src", "kernel.cu", NULL};
-    if (!have_src)
-        dep_argv[5] = "kernel.cu", dep_argv[6] = dep_argv[7] = NULL;
+    const char *dep_argv[12] = {nvcc, "-M", "-MF", "kernel.d", archarg};
+    int nd = 5;
+    for (int i = 0; i < ni; i++)
+        dep_argv[nd++] = incs[i];
+    dep_argv[nd++] = "kernel.cu";
+    dep_argv[nd] = NULL;
     if (!sandbox_run(sb, dep_argv, &in->limits, OUTPUT_CAP, &r, msg, cap))
         goto done;
     if (r.end == SANDBOX_INTERRUPTED) {
@@ -417,9 +434,12 @@ GradeCompileStatus grade_compile(const GradeCompileInput *in, const char *arch, 
     sandbox_result_free(&r);
     /* 2. the compile, with the flags `warpsim run` uses, so a replay runs the
      * very same PTX */
-    const char *cc_argv[] = {nvcc, "-ptx", "-lineinfo", "-O3", archarg, "-I", "src", "-o", "kernel.ptx", "kernel.cu", NULL};
-    if (!have_src)
-        cc_argv[5] = "-o", cc_argv[6] = "kernel.ptx", cc_argv[7] = "kernel.cu", cc_argv[8] = NULL;
+    const char *cc_argv[14] = {nvcc, "-ptx", "-lineinfo", "-O3", archarg};
+    int nc = 5;
+    for (int i = 0; i < ni; i++)
+        cc_argv[nc++] = incs[i];
+    cc_argv[nc++] = "-o", cc_argv[nc++] = "kernel.ptx", cc_argv[nc++] = "kernel.cu";
+    cc_argv[nc] = NULL;
     if (!sandbox_run(sb, cc_argv, &in->limits, OUTPUT_CAP, &r, msg, cap))
         goto done;
     if (r.end == SANDBOX_EXITED && r.code == 0) {

@@ -35,6 +35,7 @@ typedef struct {
     size_t source_len;
     const char *shown;           /* the name messages use for it (printable) */
     const char *folder;          /* the submission's folder: #include "x.h" reads there; NULL none */
+    const char *include_dir;     /* the course's headers (GradeOptions.include_dir); NULL none */
     SandboxLimits limits;        /* of each program (nvcc -M, nvcc, ptxas) */
 } GradeCompileInput;
 

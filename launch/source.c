@@ -111,6 +111,12 @@ bool source_arch_valid(const char *arch)
 
 char *source_load_ptx(const char *path, const char *arch, size_t *len, char *msg, size_t cap)
 {
+    return source_load_ptx_inc(path, arch, NULL, len, msg, cap);
+}
+
+char *source_load_ptx_inc(const char *path, const char *arch, const char *include_dir, size_t *len, char *msg,
+                          size_t cap)
+{
     if (!ends_with(path, ".cu"))
         return source_read_file(path, len, msg, cap);
     if (!source_arch_valid(arch)) {
@@ -147,12 +153,19 @@ char *source_load_ptx(const char *path, const char *arch, size_t *len, char *msg
             *slash = 0;
         have_src = sandbox_link(sb, "src", real, msg, cap);
     }
+    /* the course's own headers (lessons/include: tile.cuh), linked as inc/ */
+    char inc_real[4096];
+    bool have_inc = include_dir && realpath(include_dir, inc_real) && sandbox_link(sb, "inc", inc_real, msg, cap);
     char archarg[64];
     snprintf(archarg, sizeof archarg, "-arch=%s", arch);
-    const char *argv[] = {nvcc, "-ptx", "-lineinfo", "-O3", archarg, "-I", "src", "-o", "kernel.ptx", "kernel.cu", NULL};
-    if (!have_src) {
-        argv[5] = "-o", argv[6] = "kernel.ptx", argv[7] = "kernel.cu", argv[8] = NULL;
-    }
+    const char *argv[16];
+    int k = 0;
+    argv[k++] = nvcc, argv[k++] = "-ptx", argv[k++] = "-lineinfo", argv[k++] = "-O3", argv[k++] = archarg;
+    if (have_src)
+        argv[k++] = "-I", argv[k++] = "src";
+    if (have_inc)
+        argv[k++] = "-I", argv[k++] = "inc";
+    argv[k++] = "-o", argv[k++] = "kernel.ptx", argv[k++] = "kernel.cu", argv[k] = NULL;
     SandboxLimits lim;
     sandbox_limits_default(&lim);
     SandboxResult r;
@@ -169,6 +182,10 @@ char *source_load_ptx(const char *path, const char *arch, size_t *len, char *msg
             goto oom;
         snprintf(from, sizeof from, "%s/src/", sandbox_dir(sb));
         snprintf(to, sizeof to, "%s/", have_src && printable_path(real) ? real : ".");
+        if (ptx && !replace_all(&ptx, len, from, to))
+            goto oom;
+        snprintf(from, sizeof from, "%s/inc/", sandbox_dir(sb));
+        snprintf(to, sizeof to, "%s/", have_inc && printable_path(inc_real) ? inc_real : ".");
         if (ptx && !replace_all(&ptx, len, from, to))
             goto oom;
     } else {

@@ -24,6 +24,10 @@ bool source_arch_valid(const char *arch);
  * compiler diagnostics go into msg (truncated) and NULL is returned when it
  * fails or nvcc is missing.  The caller frees the result. */
 char *source_load_ptx(const char *path, const char *arch, size_t *len, char *msg, size_t cap);
+/* The same, and a .cu may also #include "x.h" from include_dir (NULL: none),
+ * a folder of headers the course ships (lessons/include: tile.cuh). */
+char *source_load_ptx_inc(const char *path, const char *arch, const char *include_dir, size_t *len, char *msg,
+                          size_t cap);
 
 /* Path of a CUDA toolkit program ("nvcc", "ptxas") from PATH, then
  * $CUDA_HOME/bin, then /usr/local/cuda/bin; NULL when none is found.  The

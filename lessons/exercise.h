@@ -22,5 +22,6 @@ extern const GradeExercise lesson04_exercise;
 extern const GradeExercise lesson07_exercise;
 extern const GradeExercise lesson08_exercise;
 extern const GradeExercise lesson12_exercise;
+extern const GradeExercise lesson13_exercise;
 
 #endif

@@ -21,7 +21,7 @@ static const Lesson lessons[] = {
     {8, "08-memory-ordering", "Memory ordering and barriers: fences, the last block, cuda::barrier", lesson08_run,
      &lesson08_exercise},
     {12, "12-atomics", "All the atomics: and/or/xor/max/min, CAS loops, scopes, orders", lesson12_run, &lesson12_exercise},
-    {13, "13-tiles", "Tile programming: tiles, tile spaces, tile atomics", lesson13_run, NULL},
+    {13, "13-tiles", "Tile programming: tiles, tile spaces, tile atomics", lesson13_run, &lesson13_exercise},
 };
 
 int lesson_count(void)
@@ -80,6 +80,15 @@ char *lesson_root(char *buf, size_t cap)
     }
     snprintf(buf, cap, "lessons");
     return is_dir(buf) ? buf : NULL;
+}
+
+char *lesson_include_dir(char *buf, size_t cap)
+{
+    char root[4096];
+    if (!lesson_root(root, sizeof root))
+        return NULL;
+    int n = snprintf(buf, cap, "%s/include", root);
+    return n > 0 && (size_t)n < cap && is_dir(buf) ? buf : NULL;
 }
 
 bool lesson_open(const LessonEnv *env, Device **dev, DeviceModule **mod)

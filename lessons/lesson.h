@@ -43,6 +43,10 @@ const Lesson *lesson_find(const char *name);
  * the executable's parent (build/warpsim -> lessons/), else ./lessons.
  * Writes into buf and returns it, or NULL when none exists. */
 char *lesson_root(char *buf, size_t cap);
+/* The headers the course ships for kernels to include (lesson_root's
+ * include/: tile.cuh), for `run`, `explore`, `step` and `grade` to put on
+ * a .cu's include path.  NULL when there is none. */
+char *lesson_include_dir(char *buf, size_t cap);
 
 /* Open a simulator for env->arch and load the lesson's kernel.ptx.  On
  * failure prints the problem to stderr and returns false. */
