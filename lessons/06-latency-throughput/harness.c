@@ -13,6 +13,9 @@
 #define GRID 132                 /* one block per SM of an H100 */
 #define STREAM_GRID 264          /* two waves at one block per SM */
 #define ONE_BLOCK_SMEM 232448    /* dynamic shared memory that leaves room for one block */
+#define DRAM_BPC 1948.0          /* the H100's DRAM read bandwidth in bytes a cycle
+                                    (traces/hw/timing-microbench-h100.json) */
+#define DRAM_LAT 574.0           /* and its DRAM latency in cycles (the same recording) */
 
 typedef struct {
     Device *dev;
@@ -28,6 +31,7 @@ typedef struct {
     double share[DEVICE_STALL_COUNT]; /* each state's share of the warp-cycles */
     int top;                     /* the largest state other than `selected` */
     double insts;
+    double dram_bpc;             /* DRAM bytes read per cycle on the SMs */
 } Result;
 
 /* One scalar argument of a launch: int, unsigned or float, 4 bytes. */
@@ -72,6 +76,7 @@ static bool timed(Ctx *c, const char *kernel, unsigned grid, unsigned block, uns
     r->sm = (double)(st.cycles - t->launch_overhead);
     r->occupancy = t->achieved_occupancy;
     r->insts = (double)st.warp_insts;
+    r->dram_bpc = r->sm > 0 ? (double)t->dram_read_bytes / r->sm : 0.0;
     r->top = DEVICE_STALL_WAIT;
     for (int k = 0; k < DEVICE_STALL_COUNT; k++) {
         r->share[k] = all ? (double)t->stall[k] / (double)all : 0.0;
@@ -147,7 +152,11 @@ static bool step_in_flight(Ctx *c)
     row(c, "load_1  (4 B in flight)", &l1, &l1);
     row(c, "load_4  (16 B in flight)", &l4, &l1);
     row(c, "load_v4 (16 B in flight)", &v4, &l1);
-    fputc('\n', c->o);
+    fprintf(c->o, "\n   DRAM bytes a cycle: load_1 %.0f, load_4 %.0f, load_v4 %.0f, of the %.0f an H100 can deliver.\n"
+                  "   Bytes in flight needed = latency x bandwidth = %.0f x %.0f = %.0f KB for the GPU, %.1f KB\n"
+                  "   per SM; one block of 256 threads has 1 KB (4 B each) or 4 KB (16 B each) in flight.\n\n",
+            l1.dram_bpc, l4.dram_bpc, v4.dram_bpc, DRAM_BPC, DRAM_LAT, DRAM_BPC, DRAM_LAT * DRAM_BPC / 1024,
+            DRAM_LAT * DRAM_BPC / 1024 / GRID);
     bool lsb = true;
     const Result *all[3] = {&l1, &l4, &v4};
     for (int k = 0; k < 3; k++)
@@ -156,6 +165,8 @@ static bool step_in_flight(Ctx *c)
     check(c, l1.cycles >= 1.4 * l4.cycles, "four loads in flight: load_1 takes at least 1.4x as long as load_4");
     check(c, l1.cycles >= 2.0 * v4.cycles, "one 16-byte load: load_1 takes at least 2x as long as load_v4");
     check(c, v4.insts < l4.insts, "load_v4 also issues fewer instructions than load_4");
+    check(c, v4.dram_bpc >= 2 * l1.dram_bpc && v4.dram_bpc < DRAM_BPC / 2,
+          "load_v4 moves at least 2x load_1's bytes a cycle, and still under half of what DRAM can give");
     fputc('\n', c->o);
     return true;
 }

@@ -8,8 +8,9 @@
 // 1. Latency against throughput: C independent chains of dependent FMAs per
 // thread.  With one warp per scheduler a single chain waits out the FMA
 // latency; independent chains (ILP) or more warps (TLP) fill those cycles.
-// m and c come from the launch, so nothing folds at compile time.  Thread 0
-// of block 0 writes its sum (fmaf is exact IEEE: the GPU gives the same bits).
+// m and c come from the launch, so nothing folds at compile time; the sum is
+// kept alive by a test that is never true (with m = 0.999 and c = 0.5 every
+// chain stays positive), so the output is always 0.
 template <int C>
 __device__ void chains(float *out, int n, float m, float c)
 {
@@ -27,7 +28,7 @@ __device__ void chains(float *out, int n, float m, float c)
 #pragma unroll
     for (int k = 0; k < C; k++)
         s += a[k];
-    if (threadIdx.x == 0 && blockIdx.x == 0)
+    if (s == -1.0f)
         out[0] = s;
 }
 
