@@ -38,8 +38,10 @@ extern "C" __global__ void fma_ilp4(float *out, int n, float m, float c) { chain
 // 2. Bytes in flight.  Each thread reads 64 bytes of a zero-filled array, a
 // grid apart so every warp access is coalesced.  load_1: sixteen 4-byte
 // loads, one at a time (the add waits for each).  load_4: the same sixteen,
-// four issued before the first add needs one.  load_v4: four 16-byte loads,
-// one at a time.  The dynamic shared memory of the launch is never touched:
+// four issued before the first add needs one (__ldg, a read-only load, lets
+// nvcc put all four ahead of the adds in the PTX, which the simulator issues
+// in order; ptxas would reorder plain loads the same way for a GPU).
+// load_v4: four 16-byte loads, one at a time.  The dynamic shared memory of the launch is never touched:
 // it only keeps the SM at one block (8 warps), where nothing else hides the
 // memory latency.
 #define BIG (4u << 20)                  // floats: 16 MB
@@ -65,8 +67,8 @@ extern "C" __global__ void load_4(float *out)
     float s = 0.0f;
 #pragma unroll 1
     for (int k = 0; k < LOADS; k += 4) {
-        float a = g_big[i + k * n], b = g_big[i + (k + 1) * n];
-        float c = g_big[i + (k + 2) * n], d = g_big[i + (k + 3) * n];
+        float a = __ldg(&g_big[i + k * n]), b = __ldg(&g_big[i + (k + 1) * n]);
+        float c = __ldg(&g_big[i + (k + 2) * n]), d = __ldg(&g_big[i + (k + 3) * n]);
         s += (a + b) + (c + d);
     }
     if (s != 0.0f)
