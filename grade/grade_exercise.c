@@ -37,7 +37,7 @@ bool grade_exercise_valid(const GradeExercise *e, char *msg, size_t cap)
         if (!e->tests[i].name || e->tests[i].points < 0)
             return fail(msg, cap, "has a test with no name or negative points", k);
     for (int i = 0; i < e->nrubric; i++)
-        if (!e->rubric[i].name || e->rubric[i].points < 0 || (unsigned)e->rubric[i].kind > GRADE_RUBRIC_MIN_OCCUPANCY ||
+        if (!e->rubric[i].name || e->rubric[i].points < 0 || (unsigned)e->rubric[i].kind > GRADE_RUBRIC_MAX_CYCLES ||
             (unsigned)e->rubric[i].per > GRADE_PER_LAUNCH)
             return fail(msg, cap, "has a rubric item with no name, negative points, or an unknown kind or unit", k);
     return true;
@@ -87,6 +87,16 @@ const char *grade_rubric_kind_name(GradeRubricKind k)
         return "max-atomics";
     case GRADE_RUBRIC_MIN_OCCUPANCY:
         return "min-occupancy";
+    case GRADE_RUBRIC_MAX_CYCLES:
+        return "max-cycles";
     }
     return "?";
+}
+
+bool grade_exercise_timed(const GradeExercise *e)
+{
+    for (int k = 0; k < e->nrubric; k++)
+        if (e->rubric[k].kind == GRADE_RUBRIC_MAX_CYCLES)
+            return true;
+    return false;
 }

@@ -8,7 +8,8 @@
  *     launch configuration and arguments, and judged by check(), which
  *     computes the reference in C from the inputs and compares;
  *   - rubric items with points: no races, at most N atomics per element (or
- *     per block, or per launch), occupancy at least X.
+ *     per block, or per launch), occupancy at least X, at most N cycles in
+ *     the timing model.
  *
  * Arguments are written exactly as `warpsim run --arg` takes them
  * ("buf:i32[257]=rand:257", "i32:257"), so the input generator is the one
@@ -61,9 +62,15 @@ typedef struct {
 typedef enum {
     GRADE_RUBRIC_NO_RACES,       /* no race, barrier or scope finding in any run */
     GRADE_RUBRIC_MAX_ATOMICS,    /* DeviceStats.atomics <= limit x units, every run */
-    GRADE_RUBRIC_MIN_OCCUPANCY   /* theoretical occupancy (registers and shared
+    GRADE_RUBRIC_MIN_OCCUPANCY,  /* theoretical occupancy (registers and shared
                                     memory from ptxas, block size of the tests)
                                     >= limit (0..1) on the exercise's arch */
+    GRADE_RUBRIC_MAX_CYCLES      /* the timing model's cycles (DeviceStats.cycles
+                                    of a timed launch, docs/timing.md) of run 0
+                                    of the largest test whose answer was right
+                                    <= limit; run 0 of every test is timed when
+                                    an exercise has such an item (timing never
+                                    changes results) */
 } GradeRubricKind;
 
 /* The units of a MAX_ATOMICS limit. */
@@ -78,7 +85,8 @@ typedef enum {
 typedef struct {
     GradeRubricKind kind;
     const char *name;            /* "at most one atomicAdd per block" */
-    double limit;                /* MAX_ATOMICS: atomics per unit; MIN_OCCUPANCY: 0..1 */
+    double limit;                /* MAX_ATOMICS: atomics per unit; MIN_OCCUPANCY: 0..1;
+                                    MAX_CYCLES: modelled cycles of one launch */
     GradePer per;                /* MAX_ATOMICS only */
     int points;
 } GradeRubric;
@@ -133,8 +141,11 @@ uint64_t grade_exercise_budget(const GradeExercise *e, const GradeLaunch *l);
 /* How many units a MAX_ATOMICS item counts for test t launched as l. */
 uint64_t grade_rubric_units(const GradeRubric *r, const GradeExerciseTest *t, const GradeLaunch *l);
 
-/* The rubric kind's short name: "no-races", "max-atomics", "min-occupancy";
- * "?" for a value outside the enum. */
+/* The rubric kind's short name: "no-races", "max-atomics", "min-occupancy",
+ * "max-cycles"; "?" for a value outside the enum. */
 const char *grade_rubric_kind_name(GradeRubricKind k);
+
+/* true when e has a MAX_CYCLES rubric item (its runs 0 are then timed). */
+bool grade_exercise_timed(const GradeExercise *e);
 
 #endif

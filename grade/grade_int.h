@@ -93,6 +93,8 @@ typedef struct {
     int nhits;
     int more_hits;               /* findings beyond GRADE_MAX_HITS */
     uint64_t max_atomics;        /* the most atomics of a correct run */
+    bool timed;                  /* run 0 ran with the timing model and was right */
+    uint64_t cycles;             /* its modelled cycles (DeviceStats.cycles) */
     bool sim_out_ok;             /* run 0 finished: sim_out holds its buffers */
     uint8_t *sim_out[GRADE_MAX_PARAMS];
     bool gpu_done, gpu_failed;

@@ -1,7 +1,7 @@
 /* grade_rubric.c: scoring a grading -- each test from its runs and the
  * findings they showed, each rubric item (no races, atomics per unit,
- * occupancy from ptxas and the occupancy model) from the tests whose answer
- * was right (grade_int.h). */
+ * occupancy from ptxas and the occupancy model, modelled cycles) from the
+ * tests whose answer was right (grade_int.h). */
 #include "grade_int.h"
 
 #include <inttypes.h>
@@ -200,6 +200,25 @@ static void rubric_min_occupancy(GradeCtx *c, const GradeRubric *ru, GradeItem *
         o.blocks_per_sm == 1 ? "" : "s", cfg.block_size, lim, px.regs, px.smem);
 }
 
+/* The timing model's cycles of the largest test whose run 0 was right. */
+static void rubric_max_cycles(GradeCtx *c, const GradeRubric *ru, GradeItem *it)
+{
+    int wt = -1;
+    for (int ti = 0; ti < c->ex->ntests; ti++)
+        if (c->tests[ti].timed)
+            wt = ti; /* tests go smallest first: the last timed is the largest */
+    if (wt < 0) {
+        say(it, "not earned: no test's first run (the default schedule, with the timing model) gave the right "
+                "answer, so there is no time to judge");
+        return;
+    }
+    const GradeTest *T = &c->tests[wt];
+    it->passed = (double)T->cycles <= ru->limit;
+    say(it, "%s: %s: %" PRIu64 " cycles in the timing model on %s (at most %.0f wanted; `warpsim run ... --timing` "
+            "shows where the time goes)",
+        it->passed ? "earned" : "not earned", T->t->name, T->cycles, c->ex->arch, ru->limit);
+}
+
 void grade_score_rubric(GradeCtx *c)
 {
     GradeReport *r = c->r;
@@ -220,6 +239,8 @@ void grade_score_rubric(GradeCtx *c)
             rubric_no_races(c, it);
         } else if (ru->kind == GRADE_RUBRIC_MAX_ATOMICS) {
             rubric_max_atomics(c, ru, it);
+        } else if (ru->kind == GRADE_RUBRIC_MAX_CYCLES) {
+            rubric_max_cycles(c, ru, it);
         } else {
             rubric_min_occupancy(c, ru, it);
         }

@@ -144,6 +144,7 @@ static int work(void *user, size_t task, int worker)
     grade_run_choice(c, run, &spec.schedule, &spec.atomic_order, &spec.seed);
     spec.checks = DEVICE_CHECK_RACES;
     spec.budget = T->budget;
+    spec.timing = run == 0 && grade_exercise_timed(c->ex); /* a MAX_CYCLES rubric item */
     /* a fresh simulator and module each run, as a fresh program would
      * have: a __device__ variable the kernel changes starts from its
      * initial value again, and buffers land at the same addresses */
@@ -226,6 +227,10 @@ static void take(Ctx *x, Slot *s, int ti, int run)
         T->runs_correct++;
         if (res->stats.atomics > T->max_atomics)
             T->max_atomics = res->stats.atomics;
+        if (run == 0 && res->stats.timing.on) {
+            T->timed = true;
+            T->cycles = res->stats.cycles;
+        }
     } else {
         grade_record_wrong(c, ti, run, why);
     }

@@ -16,6 +16,8 @@ static const Lesson lessons[] = {
     {3, "03-atomics", "Atomics: contention, scope, order", lesson03_run, &lesson03_exercise},
     {4, "04-occupancy", "Occupancy and the L1/shared carveout", lesson04_run, &lesson04_exercise},
     {5, "05-access-patterns", "Access patterns: sectors and coalescing, bank conflicts, transpose", lesson05_run, NULL},
+    {6, "06-latency-throughput", "Latency and throughput: ILP against TLP, bytes in flight, instruction cost",
+     lesson06_run, &lesson06_exercise},
     {7, "07-caches-carveout", "Caches and the L1/shared carveout: reuse, carveout, L2, latency hiding", lesson07_run,
      &lesson07_exercise},
     {8, "08-memory-ordering", "Memory ordering and barriers: fences, the last block, cuda::barrier", lesson08_run,

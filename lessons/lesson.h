@@ -102,6 +102,7 @@ int lesson02_run(const LessonEnv *env);
 int lesson03_run(const LessonEnv *env);
 int lesson04_run(const LessonEnv *env);
 int lesson05_run(const LessonEnv *env);
+int lesson06_run(const LessonEnv *env);
 int lesson07_run(const LessonEnv *env);
 int lesson08_run(const LessonEnv *env);
 int lesson12_run(const LessonEnv *env);
