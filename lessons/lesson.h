@@ -100,6 +100,7 @@ int lesson04_run(const LessonEnv *env);
 int lesson05_run(const LessonEnv *env);
 int lesson07_run(const LessonEnv *env);
 int lesson08_run(const LessonEnv *env);
+int lesson09_run(const LessonEnv *env);
 int lesson12_run(const LessonEnv *env);
 int lesson13_run(const LessonEnv *env);
 
