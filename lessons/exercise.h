@@ -21,6 +21,7 @@ extern const GradeExercise lesson03_exercise;
 extern const GradeExercise lesson04_exercise;
 extern const GradeExercise lesson07_exercise;
 extern const GradeExercise lesson08_exercise;
+extern const GradeExercise lesson09_exercise;
 extern const GradeExercise lesson12_exercise;
 
 #endif
