@@ -1,12 +1,8 @@
 /* grade.c: lesson 9's exercise, pipe_sum, as `warpsim grade 9` checks it
  * (the contract is grade/grade_exercise.h; the text is README.md here).
- *
- * out[b * 256 + t] = the sum over block b's tiles of element (t + 1) % 256,
- * each tile copied into shared memory (double buffered with cp.async in the
- * starter).  The neighbour's element comes from another thread's copy, so
- * both of the loop's barriers matter; a missing one, or a wait that lets a
- * copy still fly, is a race the checker reports.  The reference is the sum
- * in C on 32-bit ints (wrapping, exact in any order). */
+ * out[b * 256 + t] sums element (t + 1) % 256 of block b's tiles: another
+ * thread's copy, so a missing barrier or a short wait is a race the checker
+ * reports.  The reference is the sum in C on 32-bit ints (wrapping). */
 #include <stdio.h>
 #include <string.h>
 
