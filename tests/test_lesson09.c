@@ -2,8 +2,9 @@
  * harness runs under the timing model and the race checker and every claim
  * its README makes holds (times and warp states move the way it says, the
  * early read is reported at the line it names), the H100 figures the README
- * quotes are those of traces/hw/timing-h100.json, the lines its stepper
- * commands name are the ones meant, and its xcheck.txt launches run clean. */
+ * quotes are those of traces/hw/timing-h100.json and timing-sass-h100.txt,
+ * the lines its stepper commands name are the ones meant, and its
+ * xcheck.txt launches run clean. */
 #include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -250,6 +251,21 @@ static void test_lesson09_h100_figures_are_recorded(void **st)
              h100(rec, "async1_w64", "cycles") / h100(rec, "async2_w64", "cycles"));
     if (!strstr(r, buf))
         fail_msg("README.md lacks \"%s\"", buf);
+    /* the machine code step 4 quotes is pipe_async2's in the SASS recording */
+    char *sass = read_text("traces/hw/timing-sass-h100.txt");
+    const char *fn = strstr(sass, "Function : pipe_async2");
+    assert_non_null(fn);
+    const char *next = strstr(fn + 1, "Function : ");
+    static const char *ops[] = {"LDGSTS.E.BYPASS.128", "LDGDEPBAR", "DEPBAR.LE SB0, 0x1"};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        const char *at = strstr(fn, ops[i]);
+        if (!at || (next && at > next))
+            fail_msg("timing-sass-h100.txt: pipe_async2 has no %s", ops[i]);
+        snprintf(buf, sizeof buf, "`%s`", ops[i]);
+        if (!strstr(r, buf))
+            fail_msg("README.md does not quote %s", buf);
+    }
+    free(sass);
     free(r);
     free(raw);
     free(rec);
