@@ -105,6 +105,7 @@ int lesson05_run(const LessonEnv *env);
 int lesson06_run(const LessonEnv *env);
 int lesson07_run(const LessonEnv *env);
 int lesson08_run(const LessonEnv *env);
+int lesson09_run(const LessonEnv *env);
 int lesson12_run(const LessonEnv *env);
 int lesson13_run(const LessonEnv *env);
 

@@ -1,0 +1,291 @@
+/* test_lesson09.c: lesson 09 (asynchronous copies and pipelines) -- its
+ * harness runs under the timing model and the race checker and every claim
+ * its README makes holds (times and warp states move the way it says, the
+ * early read is reported at the line it names), the H100 figures the README
+ * quotes are those of traces/hw/timing-h100.json and timing-sass-h100.txt,
+ * the lines its stepper commands name are the ones meant, and its
+ * xcheck.txt launches run clean. */
+#include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cmocka.h>
+
+#include "lesson_fixture.h"
+
+#include "lesson.h"
+#include "source.h"
+#include "xcheck.h"
+
+#define DIR "lessons/09-async-copies"
+
+static char *run_lesson09(int *rc)
+{
+    const Lesson *l = lesson_find("9");
+    assert_non_null(l);
+    assert_non_null(l->run);
+    static char *text;            /* static: gcc takes the stream's pointer for a local's address */
+    static size_t len;
+    text = NULL;
+    len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    LessonEnv env = {.dir = DIR, .arch = "sm_90", .out = f};
+    *rc = l->run(&env);
+    fclose(f);
+    return text;
+}
+
+static char *read_text(const char *path)
+{
+    char msg[256];
+    size_t len;
+    char *t = source_read_file(path, &len, msg, sizeof msg);
+    if (!t)
+        fail_msg("%s", msg);
+    return t;
+}
+
+/* The text with every run of white space made one space: the README's
+ * claims are found whatever its line breaks. */
+static char *squash(const char *t)
+{
+    char *s = malloc(strlen(t) + 1), *w = s;
+    assert_non_null(s);
+    for (; *t; t++) {
+        if (isspace((unsigned char)*t)) {
+            if (w > s && w[-1] != ' ')
+                *w++ = ' ';
+        } else {
+            *w++ = *t;
+        }
+    }
+    *w = 0;
+    return s;
+}
+
+static void test_lesson09_is_listed(void **st)
+{
+    (void)st;
+    const Lesson *l = lesson_find("09-async-copies");
+    assert_non_null(l);
+    assert_int_equal(l->number, 9);
+    assert_ptr_equal(lesson_find("9"), l);
+    assert_ptr_equal(lesson_find("09"), l);
+}
+
+/* Each claim of the README, as the harness words its check: it must be
+ * printed as holding, and the README must make it. */
+static const struct {
+    const char *harness;   /* the check's line */
+    const char *readme;    /* the README's words for it (white space squashed) */
+} claims[] = {
+    {"holds:  the copy is a global load into a register and a shared store from it, once a tile",
+     "The harness counts one global load and one shared store per thread and tile"},
+    {"holds:  two block barriers a tile: after the copy and after the compute",
+     "two block barriers a tile: one after the copy"},
+    {"holds:  long_scoreboard (waiting for the global load) is where warps spend the most cycles",
+     "long_scoreboard (waiting for the global load) is where warps spend the most cycles"},
+    {"holds:  cp.async copies global to shared with no load or store instruction of the thread's own",
+     "cp.async copies global to shared with no load or store instruction of the thread's own"},
+    {"holds:  waited for at once, cp.async gains nothing: pipe_async1 is within 10% of pipe_sync",
+     "waited for at once, cp.async gains nothing: pipe_async1 is within 10% of pipe_sync"},
+    {"holds:  double buffered, pipe_async2 is at least 1.25x faster than pipe_async1",
+     "Double buffered, pipe_async2 is at least 1.25x faster than pipe_async1"},
+    {"holds:  long_scoreboard's share of the warps' cycles falls to under half of pipe_sync's",
+     "long_scoreboard's share of the warps' cycles falls to under half of pipe_sync's"},
+    {"holds:  double buffering wins at 4, 16 and 64 FMAs per element (at least 1.15x)",
+     "double buffering wins at 4, 16 and 64 FMAs per element"},
+    {"holds:  after cg::wait(block) every sum is right and the checker finds nothing",
+     "After cg::wait(block) every sum is right and the checker finds nothing"},
+    {"holds:  read before the wait, the checker reports a cp-async race at the early read's line",
+     "Read before the wait, the checker reports a cp-async race at the early read's line"},
+    {"holds:  the early sums are wrong: the copies had not landed", "the early sums are wrong: the copies had not landed"},
+};
+
+static void test_lesson09_every_claim_holds(void **st)
+{
+    (void)st;
+    int rc;
+    char *t = run_lesson09(&rc);
+    char *raw = read_text(DIR "/README.md");
+    char *r = squash(raw);
+    if (rc || strstr(t, "WRONG"))
+        fail_msg("lesson09_run returned %d:\n%s", rc, t);
+    for (size_t i = 0; i < sizeof claims / sizeof *claims; i++) {
+        if (!strstr(t, claims[i].harness))
+            fail_msg("lesson 9 did not print \"%s\":\n%s", claims[i].harness, t);
+        if (!strstr(r, claims[i].readme))
+            fail_msg("README.md no longer says \"%s\"", claims[i].readme);
+    }
+    /* every step that runs asks before it answers */
+    const char *q = t;
+    int questions = 0;
+    while ((q = strstr(q, "Question:")) != NULL) {
+        questions++;
+        const char *next = strstr(q, "holds:");
+        assert_non_null(next);
+        q = next;
+    }
+    assert_int_equal(questions, 3);
+    /* the counts the README names */
+    assert_non_null(strstr(t, "1 global load, 1 shared store;  per block and tile: 2 barriers"));
+    assert_non_null(strstr(t, "early = 0: 1024 of 1024 sums right, 0 race finding(s)"));
+    /* the lines of the race, as the README names them */
+    assert_non_null(strstr(t, "cp.async by thread 1 at kernel.cu:93"));
+    assert_non_null(strstr(t, "at kernel.cu:97"));
+    assert_non_null(strstr(r, "(kernel.cu:97, where the copy comes from line 93)"));
+    /* the simulator's top state for the double buffer is the H100's */
+    assert_non_null(strstr(t, "pipe_async2"));
+    const char *row = strstr(t, "     pipe_async2 ");
+    assert_non_null(row);
+    const char *eol = strchr(row, '\n');
+    const char *top = strstr(row, " wait");
+    assert_true(top && top < eol);
+    free(r);
+    free(raw);
+    free(t);
+}
+
+/* The stepper commands of the README stop at the lines they mean. */
+static void test_lesson09_stepper_lines(void **st)
+{
+    (void)st;
+    char *k = read_text(DIR "/kernel.cu");
+    char *r = read_text(DIR "/README.md");
+    const char *line = k;
+    char want97[64] = "", want101[64] = "", want93[64] = "";
+    for (int n = 1; line && *line; n++) {
+        const char *eol = strchr(line, '\n');
+        size_t len = eol ? (size_t)(eol - line) : strlen(line);
+        char *l = strndup(line, len);
+        if (n == 93)
+            snprintf(want93, sizeof want93, "%s", strstr(l, "cg::memcpy_async(block") ? "ok" : l);
+        if (n == 97)
+            snprintf(want97, sizeof want97, "%s", strstr(l, "// too early") ? "ok" : l);
+        if (n == 101)
+            snprintf(want101, sizeof want101, "%s", strstr(l, "out[blockIdx.x") ? "ok" : l);
+        free(l);
+        line = eol ? eol + 1 : NULL;
+    }
+    if (strcmp(want93, "ok") || strcmp(want97, "ok") || strcmp(want101, "ok"))
+        fail_msg("kernel.cu's lines 93, 97, 101 moved: \"%s\" \"%s\" \"%s\"", want93, want97, want101);
+    assert_non_null(strstr(r, "`break 97`"));
+    assert_non_null(strstr(r, "`break 101`"));
+    free(r);
+    free(k);
+}
+
+/* The number after "key": in launch `launch`'s object of the H100 recording. */
+static double h100(const char *rec, const char *launch, const char *key)
+{
+    char want[96];
+    snprintf(want, sizeof want, "\"launch\": \"%s\"", launch);
+    const char *a = strstr(rec, want);
+    if (!a)
+        fail_msg("timing-h100.json has no launch %s", launch);
+    const char *end = strstr(a + 1, "\"launch\": ");
+    snprintf(want, sizeof want, "\"%s\": ", key);
+    const char *k = strstr(a, want);
+    if (!k || (end && k > end))
+        fail_msg("timing-h100.json: launch %s has no %s", launch, key);
+    return strtod(k + strlen(want), NULL);
+}
+
+/* The first (largest) stall reason of launch `launch`. */
+static void h100_top(const char *rec, const char *launch, char *out, size_t cap)
+{
+    char want[96];
+    snprintf(want, sizeof want, "\"launch\": \"%s\"", launch);
+    const char *a = strstr(rec, want);
+    assert_non_null(a);
+    const char *s = strstr(a, "\"stalls\": {\"");
+    assert_non_null(s);
+    s += strlen("\"stalls\": {\"");
+    size_t n = strcspn(s, "\"");
+    snprintf(out, cap, "%.*s", (int)n, s);
+}
+
+static void expect_row(const char *readme, const char *rec, const char *name, const char *launch, double base)
+{
+    char buf[160], top[32];
+    double c = h100(rec, launch, "cycles");
+    h100_top(rec, launch, top, sizeof top);
+    snprintf(buf, sizeof buf, "| %s | %d,%03d | %.2fx | %.2f | %s |", name, (int)c / 1000, (int)c % 1000, base / c,
+             h100(rec, launch, "long_scoreboard"), top);
+    if (!strstr(readme, buf))
+        fail_msg("README.md lacks the row \"%s\"", buf);
+}
+
+/* Every H100 figure of the README is the recording's; the ratios too. */
+static void test_lesson09_h100_figures_are_recorded(void **st)
+{
+    (void)st;
+    char *rec = read_text("traces/hw/timing-h100.json");
+    char *raw = read_text(DIR "/README.md");
+    char *r = squash(raw);
+    double sync = h100(rec, "sync_w64", "cycles");
+    expect_row(r, rec, "pipe_sync", "sync_w64", sync);
+    expect_row(r, rec, "pipe_async1", "async1_w64", sync);
+    expect_row(r, rec, "pipe_async2", "async2_w64", sync);
+    char buf[160];
+    snprintf(buf, sizeof buf, "long_scoreboard is its top stall reason for this launch, %.2f cycles per issued",
+             h100(rec, "sync_w64", "long_scoreboard"));
+    if (!strstr(r, buf))
+        fail_msg("README.md lacks \"%s\"", buf);
+    const char *st_key = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+    double w = h100(rec, "sync_w64", st_key);
+    snprintf(buf, sizeof buf, "counts %d,%03d shared-store wavefronts for `pipe_sync` and 0 for both", (int)w / 1000,
+             (int)w % 1000);
+    if (!strstr(r, buf))
+        fail_msg("README.md lacks \"%s\"", buf);
+    assert_true(h100(rec, "async1_w64", st_key) == 0 && h100(rec, "async2_w64", st_key) == 0);
+    snprintf(buf, sizeof buf, "the H100 gains %.2fx at 4 FMAs against %.2fx at 64",
+             h100(rec, "async1_w4", "cycles") / h100(rec, "async2_w4", "cycles"),
+             h100(rec, "async1_w64", "cycles") / h100(rec, "async2_w64", "cycles"));
+    if (!strstr(r, buf))
+        fail_msg("README.md lacks \"%s\"", buf);
+    /* the machine code step 4 quotes is pipe_async2's in the SASS recording */
+    char *sass = read_text("traces/hw/timing-sass-h100.txt");
+    const char *fn = strstr(sass, "Function : pipe_async2");
+    assert_non_null(fn);
+    const char *next = strstr(fn + 1, "Function : ");
+    static const char *ops[] = {"LDGSTS.E.BYPASS.128", "LDGDEPBAR", "DEPBAR.LE SB0, 0x1"};
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) {
+        const char *at = strstr(fn, ops[i]);
+        if (!at || (next && at > next))
+            fail_msg("timing-sass-h100.txt: pipe_async2 has no %s", ops[i]);
+        snprintf(buf, sizeof buf, "`%s`", ops[i]);
+        if (!strstr(r, buf))
+            fail_msg("README.md does not quote %s", buf);
+    }
+    free(sass);
+    free(r);
+    free(raw);
+    free(rec);
+}
+
+static void test_lesson09_xcheck_lines_parse_and_run(void **st)
+{
+    (void)st;
+    const char *out = lesson_xcheck_runs("09-async-copies", 6);
+    assert_non_null(strstr(out, "6 launches checked, 0 mismatches"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lesson09_is_listed),
+        cmocka_unit_test(test_lesson09_every_claim_holds),
+        cmocka_unit_test(test_lesson09_stepper_lines),
+        cmocka_unit_test(test_lesson09_h100_figures_are_recorded),
+        cmocka_unit_test(test_lesson09_xcheck_lines_parse_and_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
