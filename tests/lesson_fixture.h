@@ -2,7 +2,9 @@
  * read through the xcheck library (at least min launches), then run by
  * `warpsim xcheck SLUG --backend sim` (a second simulator standing in for
  * the GPU), which must find no mismatch.  The output is returned for
- * checks of its own.  Include after cmocka.h. */
+ * checks of its own.  And a lesson kernel that the H100's timing recording
+ * describes must be the timing suite's kernel instruction for instruction:
+ * expect_same_entry compares the two PTX entries.  Include after cmocka.h. */
 #ifndef WARPSIM_TEST_LESSON_FIXTURE_H
 #define WARPSIM_TEST_LESSON_FIXTURE_H
 
@@ -38,6 +40,66 @@ static inline const char *lesson_xcheck_runs(const char *slug, int min)
         fail_msg("warpsim xcheck %s --backend sim:\n%s", slug, out);
     assert_non_null(strstr(out, " 0 mismatches"));
     return out;
+}
+
+/* Entry `name` of the PTX file at path, its instructions only: from its
+ * .entry line to the closing brace, .loc lines and comments left out (they
+ * name source lines and files, which differ between two .cu files), and
+ * labels $L__BB<k>_<n> written $L__BB_<n> (k is the function's place in
+ * its file). */
+static inline char *lesson_entry_text(const char *path, const char *name)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        fail_msg("cannot read %s", path);
+    static char line[4096];
+    char want[256];
+    snprintf(want, sizeof want, ".entry %s(", name);
+    size_t cap = 1 << 16, n = 0;
+    char *text = malloc(cap);
+    assert_non_null(text);
+    text[0] = 0;
+    int in = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!in && strstr(line, want))
+            in = 1;
+        if (!in)
+            continue;
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!strncmp(p, ".loc", 4) || !strncmp(p, "//", 2))
+            continue;
+        for (char *l = strstr(line, "$L__BB"); l; l = strstr(l + 6, "$L__BB")) {
+            char *d = l + 6, *e = d;
+            while (*e >= '0' && *e <= '9')
+                e++;
+            if (e > d && *e == '_')
+                memmove(d, e, strlen(e) + 1);
+        }
+        size_t k = strlen(line);
+        if (n + k + 1 > cap) {
+            text = realloc(text, cap = 2 * (n + k + 1));
+            assert_non_null(text);
+        }
+        memcpy(text + n, line, k + 1);
+        n += k;
+        if (line[0] == '}')
+            break;
+    }
+    fclose(f);
+    if (!in)
+        fail_msg("%s has no entry %s", path, name);
+    return text;
+}
+
+static inline void expect_same_entry(const char *a, const char *b, const char *name)
+{
+    char *x = lesson_entry_text(a, name), *y = lesson_entry_text(b, name);
+    if (strcmp(x, y))
+        fail_msg("%s differs between %s and %s: the H100 recording of one no longer describes the other", name, a, b);
+    free(x);
+    free(y);
 }
 
 #endif

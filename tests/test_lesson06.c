@@ -225,9 +225,19 @@ static void test_lesson06_xcheck_lines_parse_and_run(void **st)
     assert_non_null(strstr(out, "15 launches checked, 0 mismatches"));
 }
 
+/* The kernels whose H100 figures the lesson quotes are the timing suite's
+ * own, instruction for instruction. */
+static void test_lesson06_kernels_are_the_timing_suites(void **s)
+{
+    (void)s;
+    expect_same_entry("lessons/06-latency-throughput/kernel.ptx", "tests/timing/compute.ptx", "fma_ilp1");
+    expect_same_entry("lessons/06-latency-throughput/kernel.ptx", "tests/timing/compute.ptx", "fma_ilp4");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lesson06_kernels_are_the_timing_suites),
         cmocka_unit_test(test_lesson06_is_listed),
         cmocka_unit_test(test_lesson06_every_claim_holds),
         cmocka_unit_test(test_lesson06_h100_figures_are_recorded),

@@ -278,9 +278,20 @@ static void test_lesson09_xcheck_lines_parse_and_run(void **st)
     assert_non_null(strstr(out, "6 launches checked, 0 mismatches"));
 }
 
+/* The kernels whose H100 figures the lesson quotes are the timing suite's
+ * own, instruction for instruction. */
+static void test_lesson09_kernels_are_the_timing_suites(void **s)
+{
+    (void)s;
+    expect_same_entry("lessons/09-async-copies/kernel.ptx", "tests/timing/async.ptx", "pipe_sync");
+    expect_same_entry("lessons/09-async-copies/kernel.ptx", "tests/timing/async.ptx", "pipe_async1");
+    expect_same_entry("lessons/09-async-copies/kernel.ptx", "tests/timing/async.ptx", "pipe_async2");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lesson09_kernels_are_the_timing_suites),
         cmocka_unit_test(test_lesson09_is_listed),
         cmocka_unit_test(test_lesson09_every_claim_holds),
         cmocka_unit_test(test_lesson09_stepper_lines),
