@@ -58,6 +58,7 @@ const CudaApi *cuda_api_load(const char **why)
     SYM(cuGetErrorString, "cuGetErrorString");
     SYM(cuDriverGetVersion, "cuDriverGetVersion");
     SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    *(void **)&api.cuLaunchCooperativeKernel = dlsym(h, "cuLaunchCooperativeKernel"); /* optional */
     loaded = true;
     return &api;
 }

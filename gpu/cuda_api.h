@@ -20,6 +20,8 @@ typedef unsigned long long CUdeviceptr;
 #define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR 75
 #define CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR 76
+#define CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH 95
+#define CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE 720
 #define CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES 1
 #define CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES 3
 #define CU_FUNC_ATTRIBUTE_NUM_REGS 4
@@ -52,6 +54,11 @@ typedef struct {
     CUresult (*cuMemcpyDtoH)(void *, CUdeviceptr, size_t);
     CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                unsigned, CUstream, void **, void **);
+    /* cudaLaunchCooperativeKernel's driver call: every block resident at
+     * once, and the grid barrier's workspace set up; NULL when the driver
+     * lacks it (looked up without failing the load) */
+    CUresult (*cuLaunchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                          unsigned, CUstream, void **);
     CUresult (*cuGetErrorName)(CUresult, const char **);
     CUresult (*cuGetErrorString)(CUresult, const char **);
     CUresult (*cuDriverGetVersion)(int *);

@@ -259,9 +259,29 @@ static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLau
     stats->threads = stats->blocks * nthreads;
     stats->warps = stats->blocks * ((nthreads + 31) / 32);
     struct timespec t0, t1;
+    if (cfg->cooperative) {
+        /* the simulator's rule and words (device_sim.c), checked here first:
+         * the driver's own refusal names no numbers */
+        int coop = 0, per_sm = 0;
+        CHECK(d, err, api->cuDeviceGetAttribute(&coop, CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, d->dev));
+        if (!coop || !api->cuLaunchCooperativeKernel)
+            return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "this GPU (or its driver) has no cooperative launch");
+        CHECK(d, err, api->cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, (int)nthreads, cfg->smem));
+        uint64_t fit = (uint64_t)per_sm * (uint64_t)(d->base.sm_count > 0 ? d->base.sm_count : 1);
+        if (stats->blocks > fit)
+            return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                                 "a cooperative launch of %llu blocks needs them all resident at once, but %d "
+                                 "SMs hold %d blocks each of this kernel (%llu in all): "
+                                 "cudaErrorCooperativeLaunchTooLarge", (unsigned long long)stats->blocks,
+                                 d->base.sm_count, per_sm, (unsigned long long)fit);
+    }
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    CHECK(d, err, api->cuLaunchKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x, cfg->block.y,
-                                      cfg->block.z, cfg->smem, NULL, args, NULL));
+    if (cfg->cooperative)
+        CHECK(d, err, api->cuLaunchCooperativeKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x,
+                                                     cfg->block.y, cfg->block.z, cfg->smem, NULL, args));
+    else
+        CHECK(d, err, api->cuLaunchKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x, cfg->block.y,
+                                          cfg->block.z, cfg->smem, NULL, args, NULL));
     CUresult r = api->cuCtxSynchronize();
     clock_gettime(CLOCK_MONOTONIC, &t1);
     stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;

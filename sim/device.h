@@ -144,8 +144,9 @@ typedef struct {
     bool cooperative;         /* cudaLaunchCooperativeKernel: every block resident
                                  at once (refused with SIM_ERR_USAGE when the
                                  grid cannot be), grid-wide sync (grid.sync())
-                                 through a workspace named in %envreg1/2.  The
-                                 simulator only, so far */
+                                 through a workspace named in %envreg1/2; on the
+                                 GPU cuLaunchCooperativeKernel, after the same
+                                 residency check */
     /* The simulator calls on_issue(on_issue_user, view, block, warp) before
      * every warp instruction (sim/inspect.h: a SimIssueFn); it may inspect the
      * paused launch and stop it.  NULL: not called.  The GPU refuses it. */
