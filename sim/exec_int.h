@@ -407,12 +407,6 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id);
  * after recording a fault. */
 uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp,
                    uint64_t a, unsigned size, bool write);
-/* The bytes a generic read by lane l can take at address a without a
- * fault: their host pointer, and in *avail how many follow in the same
- * allocation or window.  NULL (and *avail 0) when a is not readable; no
- * fault is recorded (exec_addr on the same address records it).  For
- * printf, which reads strings a run at a time (exec_printf.c). */
-uint8_t *exec_span(Exec *x, Warp *w, int l, uint64_t a, uint64_t *avail);
 
 /* ---- decoding (exec_decode.c) ------------------------------------------ */
 /* Decode a parsed module; takes ownership of ptx (also on failure).

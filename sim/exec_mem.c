@@ -31,37 +31,6 @@ static uint8_t *fault_range(Exec *x, Warp *w, const SimInst *in, int l, int sp, 
     return NULL;
 }
 
-uint8_t *exec_span(Exec *x, Warp *w, int l, uint64_t a, uint64_t *avail)
-{
-    *avail = 0;
-    uint64_t lim;
-    uint8_t *base;
-    int tid = exec_tid(w, l);
-    if (a >= MEM_SHARED_WIN && a < MEM_SHARED_WIN + MEM_WIN_SIZE) {
-        a -= MEM_SHARED_WIN;
-        lim = x->shared_size;
-        base = w->blk->shared;
-    } else if (a >= MEM_LOCAL_WIN && a < MEM_LOCAL_WIN + MEM_WIN_SIZE) {
-        a -= MEM_LOCAL_WIN;
-        lim = x->prog->local_size;
-        base = w->blk->local + (uint64_t)tid * x->prog->local_size;
-    } else if (a >= MEM_CONST_WIN && a < MEM_CONST_WIN + MEM_WIN_SIZE) {
-        a -= MEM_CONST_WIN;
-        lim = x->prog->const_size;
-        base = x->prog->const_bank;
-    } else {
-        MemAlloc *al = mem_find(x->mem, a, 1);
-        if (!al)
-            return NULL;
-        *avail = al->size - (a - al->addr);
-        return al->host + (a - al->addr);
-    }
-    if (a >= lim)
-        return NULL;
-    *avail = lim - a;
-    return base + a;
-}
-
 uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t a,
                    unsigned size, bool write)
 {

@@ -44,8 +44,43 @@ static bool read_mem(Exec *x, Warp *w, const SimInst *in, int l, uint64_t a, voi
     return true;
 }
 
+/* The bytes a generic read by lane l can take at address a without a
+ * fault: their host pointer, and in *avail how many follow in the same
+ * allocation or window (the windows as exec_addr decodes them).  NULL when
+ * a is not readable; no fault is recorded. */
+static const uint8_t *readable(Exec *x, Warp *w, int l, uint64_t a, uint64_t *avail)
+{
+    *avail = 0;
+    uint64_t lim;
+    uint8_t *base;
+    int tid = exec_tid(w, l);
+    if (a >= MEM_SHARED_WIN && a < MEM_SHARED_WIN + MEM_WIN_SIZE) {
+        a -= MEM_SHARED_WIN;
+        lim = x->shared_size;
+        base = w->blk->shared;
+    } else if (a >= MEM_LOCAL_WIN && a < MEM_LOCAL_WIN + MEM_WIN_SIZE) {
+        a -= MEM_LOCAL_WIN;
+        lim = x->prog->local_size;
+        base = w->blk->local + (uint64_t)tid * x->prog->local_size;
+    } else if (a >= MEM_CONST_WIN && a < MEM_CONST_WIN + MEM_WIN_SIZE) {
+        a -= MEM_CONST_WIN;
+        lim = x->prog->const_size;
+        base = x->prog->const_bank;
+    } else {
+        MemAlloc *al = mem_find(x->mem, a, 1);
+        if (!al)
+            return NULL;
+        *avail = al->size - (a - al->addr);
+        return al->host + (a - al->addr);
+    }
+    if (a >= lim)
+        return NULL;
+    *avail = lim - a;
+    return base + a;
+}
+
 /* Read a NUL-terminated string of at most cap-1 bytes.  A run of readable
- * bytes at a time (exec_span): every lane of every printf reads its format
+ * bytes at a time (readable, above): every lane of every printf reads its format
  * this way, and a byte at a time through exec_addr was most of the cost of
  * a kernel that prints.  An unreadable byte faults exactly as a 1-byte
  * read there would. */
@@ -54,7 +89,7 @@ static bool read_str(Exec *x, Warp *w, const SimInst *in, int l, uint64_t a, cha
     size_t i = 0;
     while (i + 1 < cap) {
         uint64_t avail;
-        const uint8_t *p = exec_span(x, w, l, a + i, &avail);
+        const uint8_t *p = readable(x, w, l, a + i, &avail);
         if (!p) {
             uint8_t c;
             return read_mem(x, w, in, l, a + i, &c, 1); /* faults: not readable */
