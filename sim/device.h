@@ -279,8 +279,8 @@ uint64_t device_memory_limit(const Device *d);
 
 /* The most printf output one launch may write before it is stopped: past
  * it the launch ends with a "printf-limit" fault ("printf wrote more than
- * 1 MiB, this launch's printf limit; the launch was stopped"), and the
- * output kept is what came before.  0 (the default): no such stop; output
+ * 1 MiB, this launch's printf limit; the launch was stopped"), keeping
+ * the output up to the call that passed it.  0 (the default): no such stop; output
  * past DEVICE_PRINTF_MAX is dropped and counted (DeviceStats.printf_dropped).
  * A grader sets it so that a kernel printing in an endless loop ends in a
  * moment.  The simulator only: the GPU backend ignores it. */
