@@ -41,6 +41,12 @@
  * test has 12.9 million), so it only stops an exercise that asks for more;
  * an endless loop ends at the exercise's budget, in well under a second. */
 #define GRADE_MAX_BUDGET 20000000ull
+/* The most printf output one launch may write (device_set_printf_limit),
+ * far below `warpsim run`'s DEVICE_PRINTF_MAX: past it the test stops with
+ * a printf-limit finding.  The report never shows a kernel's printf output,
+ * and a kernel printing in every thread of a loop would otherwise spend
+ * the whole budget formatting text nobody reads. */
+#define GRADE_MAX_PRINTF (1ull << 20)
 
 /* Told as each run of each test is taken into the report (in test and run
  * order; with threads > 1 the runs themselves go side by side), and once
@@ -79,6 +85,7 @@ typedef struct {
                                     unsupported, memory-limit, not-graded, signature,
                                     wrong-answer, race, out-of-bounds, budget-exceeded,
                                     deadlock, barrier-divergence, scope, timeout, launch-failed,
+                                    printf-limit,
                                     or another fault kind of device.h (misaligned,
                                     trap, ...) */
     char detail[32];             /* the simulator's finer word ("lost-update",

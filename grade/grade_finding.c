@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "argspec.h"
+#include "file_read.h"
 
 int grade_finding_add(GradeCtx *c, int ti, const GradeFinding *f, const char *test_msg)
 {
@@ -199,6 +200,12 @@ void grade_record_fault(GradeCtx *c, int ti, int run, const DeviceFault *x)
     grade_student_file(c, x->line ? x->file : "", f.file, sizeof f.file);
     f.line = x->line;
     snprintf(f.msg, sizeof f.msg, "%s", x->msg);
+    if (!strcmp(x->kind, "printf-limit")) { /* the simulator's words name the launch, not the test */
+        char lim[32];
+        snprintf(f.msg, sizeof f.msg, "printf wrote more than %s in test %d (\"%.300s\"); the test was stopped.  "
+                 "Print from one thread, or a few times, not from every thread in a loop",
+                 file_size_text(GRADE_MAX_PRINTF, lim, sizeof lim), ti + 1, c->ex->tests[ti].name);
+    }
     if (!strcmp(x->kind, "out-of-bounds"))
         name_buffer(c, T, f.msg, sizeof f.msg);
     f.has_thread = true;

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "argspec.h"
+#include "file_read.h"
 #include "pool.h"
 
 /* The bytes a declaration line of state space `space` (".local",
@@ -59,51 +60,63 @@ static void ptx_memory(const char *ptx, const char *entry, uint64_t *local, uint
     }
 }
 
-static void human(uint64_t b, char *buf, size_t cap)
-{
-    if (b >= (1ull << 30))
-        snprintf(buf, cap, "%.1f GB", b / (double)(1ull << 30));
-    else if (b >= (1ull << 20))
-        snprintf(buf, cap, "%.1f MB", b / (double)(1ull << 20));
-    else if (b >= 1024)
-        snprintf(buf, cap, "%.1f KB", b / 1024.0);
-    else
-        snprintf(buf, cap, "%" PRIu64 " bytes", b);
-}
-
-/* Does test ti fit the memory ceiling?  When not, a memory-limit finding
- * says how much it would take, and the test is not run. */
-static bool memory_fits(GradeCtx *c, int ti)
+/* Does test ti fit the memory ceiling?  Local and shared memory count for
+ * the blocks the simulator holds resident at once (device_resident_blocks
+ * of mod: blocks per SM x SMs, no more than the grid), as it allocates
+ * them; global memory is the test's buffers.  Registers stay out: they are
+ * the simulator's cost, not something a student asked for.  When the test
+ * does not fit, a memory-limit finding names the largest part ("local
+ * memory: 64 KiB per thread x 1024 threads x 8 resident blocks = 512 MiB
+ * exceeds the 256 MiB limit") and the test is not run.  mod NULL (the PTX
+ * did not load: every run will say why): nothing is checked. */
+static bool memory_fits(GradeCtx *c, int ti, DeviceModule *mod)
 {
     GradeTest *T = &c->tests[ti];
     uint64_t limit = c->o->max_memory ? c->o->max_memory : GRADE_MAX_MEMORY;
+    DeviceLaunch cfg = {.grid = T->launch.grid, .block = T->launch.block, .smem = T->launch.smem};
+    uint64_t blocks = mod ? device_resident_blocks(mod, c->entry, &cfg) : 0;
+    if (!blocks)
+        return true;
     uint64_t local, shared, global = 0;
     ptx_memory(c->ptx, c->entry, &local, &shared);
     shared += T->launch.smem;
     uint64_t threads = (uint64_t)T->launch.block.x * T->launch.block.y * T->launch.block.z;
-    uint64_t blocks = (uint64_t)T->launch.grid.x * T->launch.grid.y * T->launch.grid.z;
     for (int i = 0; i < T->spec.nargs; i++)
         if (T->spec.args[i].is_buffer)
             global += T->spec.args[i].count * (uint64_t)argspec_type_size(T->spec.args[i].type);
     /* in 128-bit arithmetic: a student's sizes must not wrap past the check */
-    unsigned __int128 need = (unsigned __int128)local * threads * blocks + (unsigned __int128)shared * blocks + global;
+    unsigned __int128 lo = (unsigned __int128)local * threads * blocks, sh = (unsigned __int128)shared * blocks;
+    unsigned __int128 need = lo + sh + global;
     if (need <= limit)
         return true;
-    char l[32], total[32], lim[32], sh[32], gl[32];
-    human(local, l, sizeof l);
-    human(need > UINT64_MAX ? UINT64_MAX : (uint64_t)need, total, sizeof total);
-    human(limit, lim, sizeof lim);
-    human(shared * blocks, sh, sizeof sh);
-    human(global, gl, sizeof gl);
+    uint64_t lo64 = lo > UINT64_MAX ? UINT64_MAX : (uint64_t)lo, sh64 = sh > UINT64_MAX ? UINT64_MAX : (uint64_t)sh;
+    char a[32], p[32], total[32], lim[32];
+    file_size_text(limit, lim, sizeof lim);
+    file_size_text(need > UINT64_MAX ? UINT64_MAX : (uint64_t)need, total, sizeof total);
     GradeFinding f;
     grade_finding_init(c, &f, "memory-limit", ti, -1);
     snprintf(f.backend, sizeof f.backend, "simulator");
     f.replay[0] = 0;
     snprintf(f.file, sizeof f.file, "%s", c->r->student);
     f.line = grade_kernel_line(c->r, c->ex->kernel);
-    snprintf(f.msg, sizeof f.msg, "local memory: %s per thread x %" PRIu64 " threads x %" PRIu64 " blocks, with %s of "
-             "shared and %s of global memory, is %s: it exceeds the %s limit, so the test was not run", l, threads,
-             blocks, sh, gl, total, lim);
+    /* the largest part, as the issue words it; when it alone does not pass
+     * the limit, the rest is named too */
+    char what[400];
+    uint64_t part = global;
+    if (lo64 >= sh64 && lo64 >= global)
+        snprintf(what, sizeof what, "local memory: %s per thread \u00d7 %" PRIu64 " threads \u00d7 %" PRIu64
+                 " resident blocks = %s", file_size_text(local, a, sizeof a), threads, blocks,
+                 file_size_text(part = lo64, p, sizeof p));
+    else if (sh64 >= global)
+        snprintf(what, sizeof what, "shared memory: %s per block \u00d7 %" PRIu64 " resident blocks = %s",
+                 file_size_text(shared, a, sizeof a), blocks, file_size_text(part = sh64, p, sizeof p));
+    else
+        snprintf(what, sizeof what, "global memory: the test's buffers take %s", file_size_text(global, p, sizeof p));
+    if (part > limit)
+        snprintf(f.msg, sizeof f.msg, "%s exceeds the %s limit (%s in all); the test was not run", what, lim, total);
+    else
+        snprintf(f.msg, sizeof f.msg, "%s, which with the rest of its memory (%s in all) exceeds the %s limit; the "
+                 "test was not run", what, total, lim);
     grade_finding_add(c, ti, &f, NULL);
     T->stopped = true;
     return false;
@@ -152,6 +165,8 @@ static int work(void *user, size_t task, int worker)
     sim_error_clear(&err);
     DeviceModule *mod;
     Device *dev = device_open_sim(c->ex->arch, &err);
+    if (dev)
+        device_set_printf_limit(dev, GRADE_MAX_PRINTF);
     if (!dev || device_load_ptx(dev, c->r->student, c->ptx, c->ptx_len, &mod, &err)) {
         snprintf(s->msg, sizeof s->msg, "%s", err.msg);
         s->st = err.status ? err.status : SIM_ERR_NOMEM;
@@ -213,8 +228,10 @@ static void take(Ctx *x, Slot *s, int ti, int run)
     grade_record_races(c, s->races, s->nraces, ti, run);
     if (s->st == SIM_ERR_FAULT) {
         grade_record_fault(c, ti, run, &res->fault);
-        /* an endless loop or a deadlock ends the same way in every run */
-        if (!strcmp(res->fault.kind, "budget-exceeded") || !strcmp(res->fault.kind, "deadlock"))
+        /* an endless loop, a deadlock or a flood of printf ends the same way
+         * in every run */
+        if (!strcmp(res->fault.kind, "budget-exceeded") || !strcmp(res->fault.kind, "deadlock") ||
+            !strcmp(res->fault.kind, "printf-limit"))
             stop_test(x, ti);
         return;
     }
@@ -270,8 +287,16 @@ void grade_sim_runs(GradeCtx *c)
         x.window = 1;
         x.slots = calloc(1, sizeof *x.slots);
     }
+    /* a test past the ceiling is stopped before its first run; the
+     * simulator says how many blocks it would hold resident */
+    SimError err;
+    DeviceModule *mod = NULL;
+    Device *dev = device_open_sim(c->ex->arch, &err);
+    if (dev && device_load_ptx(dev, c->r->student, c->ptx, c->ptx_len, &mod, &err))
+        mod = NULL;
     for (int ti = 0; ti < c->ex->ntests; ti++)
-        memory_fits(c, ti); /* a test past the ceiling is stopped before its first run */
+        memory_fits(c, ti, mod);
+    device_close(dev);
     if (x.slots && x.stopped && ntasks) {
         for (int ti = 0; ti < c->ex->ntests; ti++)
             atomic_init(&x.stopped[ti], c->tests[ti].stopped);

@@ -160,6 +160,16 @@ uint64_t device_memory_limit(const Device *d)
     return d->mem_limit;
 }
 
+void device_set_printf_limit(Device *d, uint64_t bytes)
+{
+    d->printf_limit = bytes;
+}
+
+uint64_t device_printf_limit(const Device *d)
+{
+    return d->printf_limit;
+}
+
 bool device_kernel_sfu(DeviceModule *m, const char *entry, char *what, size_t cap)
 {
     int f = device_entry_index(m, entry);

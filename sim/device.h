@@ -104,7 +104,8 @@ typedef struct {
 /* Why a launch stopped early.  kind is a short word: "out-of-bounds",
  * "misaligned", "barrier-divergence", "deadlock", "budget-exceeded", "trap",
  * "unsupported", "stack-overflow" (recursion deeper than the call stack),
- * "illegal-address" (gpu). */
+ * "memory-limit" (device_set_memory_limit), "printf-limit"
+ * (device_set_printf_limit), "illegal-address" (gpu). */
 typedef struct {
     bool faulted;
     char kind[32];
@@ -276,6 +277,26 @@ bool device_kernel_sfu(DeviceModule *m, const char *entry, char *what, size_t ca
  * memory.  The simulator only: the GPU backend keeps its own memory. */
 void device_set_memory_limit(Device *d, uint64_t bytes);
 uint64_t device_memory_limit(const Device *d);
+
+/* The most printf output one launch may write before it is stopped: past
+ * it the launch ends with a "printf-limit" fault ("printf wrote more than
+ * 1 MiB, this launch's printf limit; the launch was stopped"), keeping
+ * the output up to the call that passed it.  0 (the default): no such stop; output
+ * past DEVICE_PRINTF_MAX is dropped and counted (DeviceStats.printf_dropped).
+ * A grader sets it so that a kernel printing in an endless loop ends in a
+ * moment.  The simulator only: the GPU backend ignores it. */
+void device_set_printf_limit(Device *d, uint64_t bytes);
+uint64_t device_printf_limit(const Device *d);
+
+/* Blocks of a launch of kernel entry with cfg (its grid, block and dynamic
+ * shared memory) that the simulator holds resident at once, and allocates
+ * registers, shared and local memory for: the occupancy model's blocks per
+ * SM (with the kernel's shared memory and carveout) on each of the arch's
+ * SMs, no more than the grid's blocks -- the count the memory limit's
+ * "resident blocks" names.  A grader estimates a test's memory with it
+ * before running it.  0 when entry is not in m or m is not on the
+ * simulator. */
+uint64_t device_resident_blocks(DeviceModule *m, const char *entry, const DeviceLaunch *cfg);
 
 /* Global memory.  Allocations are zero-filled; every access a kernel makes is
  * checked against them. */

@@ -37,6 +37,7 @@ struct Device {
     const ArchProfile *prof;
     int sm_count;
     uint64_t mem_limit;          /* device_set_memory_limit: bytes, 0 none */
+    uint64_t printf_limit;       /* device_set_printf_limit: bytes, 0 none */
     DeviceModule *modules;       /* every loaded module, newest first */
     /* What the last launch found (filled by the backend; device.c reads). */
     DeviceRace races[DEVICE_MAX_RACES];

@@ -264,6 +264,21 @@ static int resident_blocks(DeviceModule *mm, const KernelAttrs *a, const DeviceL
     return r.blocks_per_sm;
 }
 
+uint64_t device_resident_blocks(DeviceModule *mm, const char *entry, const DeviceLaunch *cfg)
+{
+    int f = mm && entry && cfg ? device_entry_index(mm, entry) : -1;
+    if (f < 0 || mm->dev->ops != &sim_ops)
+        return 0;
+    SimModule *m = (SimModule *)mm;
+    ExecOptions opt = {0};
+    int per_sm = resident_blocks(mm, attrs_of(m, entry), cfg, m->prog->funcs[f].static_smem, &opt);
+    uint64_t nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
+    int sms, per;
+    uint64_t slots = (uint64_t)exec_resident_slots(mm->dev->sm_count, per_sm, nblocks, &sms, &per);
+    /* a grid that does not fill its SMs evenly leaves a few slots empty */
+    return slots < nblocks ? slots : nblocks;
+}
+
 static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLaunch *cfg, void **args,
                             DeviceStats *stats, DeviceFault *fault, SimError *err)
 {
@@ -307,7 +322,8 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     }
     ExecOptions opt = {.nsm = mm->dev->sm_count, .arch = mm->dev->prof, .trace = tw, .alog = d->base.alog,
                        .n_alog = &d->base.n_alog, .races = d->base.races, .n_races = &d->base.n_races,
-                       .arena = &d->arena, .mem_limit = d->base.mem_limit};
+                       .arena = &d->arena, .mem_limit = d->base.mem_limit,
+                       .printf_limit = d->base.printf_limit};
     int per_sm = opt.blocks_per_sm = resident_blocks(mm, a, cfg, st, &opt);
     MemAlloc *ws = NULL;
     if (cfg->cooperative) {

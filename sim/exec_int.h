@@ -278,6 +278,8 @@ typedef struct {
                                  launch's local, shared and registers of its
                                  resident blocks) allowed; 0: no limit.  Over it the
                                  launch faults with "memory-limit" before allocating */
+    uint64_t printf_limit;    /* bytes of printf output allowed; 0: no limit.  Past
+                                 it the launch faults with "printf-limit" */
     uint64_t coop_ws;         /* cooperative launch: the grid barrier's workspace
                                  (global address, 0 otherwise) */
     ExecArena **arena;        /* in: the memory of an earlier launch to reuse when its
@@ -288,6 +290,15 @@ typedef struct {
     const ArchProfile *arch;
     size_t l1_bytes, smem_carveout;
 } ExecOptions;
+
+/* The block slots a launch of nblocks blocks lays out -- the blocks it holds
+ * resident at once, each with its own registers, shared and local memory:
+ * blocks_per_sm on each of nsm SMs (both at least 1), fewer when the grid
+ * is smaller (only as many SMs as blocks, and per SM only as many as the
+ * grid fills).  *sms and *per_sm get the SMs used and blocks on each; the
+ * result is their product (0 for an empty grid).  exec_launch and
+ * device_resident_blocks both count this way. */
+int exec_resident_slots(int nsm, int blocks_per_sm, uint64_t nblocks, int *sms, int *per_sm);
 
 /* Free an arena exec_launch left in ExecOptions.arena. */
 void exec_arena_free(ExecArena *a);
@@ -334,6 +345,7 @@ struct Exec {
     char *out;
     size_t out_len, out_cap;
     uint64_t out_dropped;     /* printf bytes past DEVICE_PRINTF_MAX */
+    uint64_t printf_limit;    /* ExecOptions.printf_limit */
     struct ExecPrint *prints;
     size_t n_prints, cap_prints;
 };

@@ -3,6 +3,7 @@
  * each argument sits at its natural alignment (floats are promoted to
  * double, as CUDA does).  Output goes to the launch's text buffer. */
 #include "exec_int.h"
+#include "file_read.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -43,17 +44,64 @@ static bool read_mem(Exec *x, Warp *w, const SimInst *in, int l, uint64_t a, voi
     return true;
 }
 
-/* Read a NUL-terminated string of at most cap-1 bytes. */
+/* The bytes a generic read by lane l can take at address a without a
+ * fault: their host pointer, and in *avail how many follow in the same
+ * allocation or window (the windows as exec_addr decodes them).  NULL when
+ * a is not readable; no fault is recorded. */
+static const uint8_t *readable(Exec *x, Warp *w, int l, uint64_t a, uint64_t *avail)
+{
+    *avail = 0;
+    uint64_t lim;
+    uint8_t *base;
+    int tid = exec_tid(w, l);
+    if (a >= MEM_SHARED_WIN && a < MEM_SHARED_WIN + MEM_WIN_SIZE) {
+        a -= MEM_SHARED_WIN;
+        lim = x->shared_size;
+        base = w->blk->shared;
+    } else if (a >= MEM_LOCAL_WIN && a < MEM_LOCAL_WIN + MEM_WIN_SIZE) {
+        a -= MEM_LOCAL_WIN;
+        lim = x->prog->local_size;
+        base = w->blk->local + (uint64_t)tid * x->prog->local_size;
+    } else if (a >= MEM_CONST_WIN && a < MEM_CONST_WIN + MEM_WIN_SIZE) {
+        a -= MEM_CONST_WIN;
+        lim = x->prog->const_size;
+        base = x->prog->const_bank;
+    } else {
+        MemAlloc *al = mem_find(x->mem, a, 1);
+        if (!al)
+            return NULL;
+        *avail = al->size - (a - al->addr);
+        return al->host + (a - al->addr);
+    }
+    if (a >= lim)
+        return NULL;
+    *avail = lim - a;
+    return base + a;
+}
+
+/* Read a NUL-terminated string of at most cap-1 bytes.  A run of readable
+ * bytes at a time (readable, above): every lane of every printf reads its format
+ * this way, and a byte at a time through exec_addr was most of the cost of
+ * a kernel that prints.  An unreadable byte faults exactly as a 1-byte
+ * read there would. */
 static bool read_str(Exec *x, Warp *w, const SimInst *in, int l, uint64_t a, char *buf, size_t cap)
 {
     size_t i = 0;
-    for (; i + 1 < cap; i++) {
-        uint8_t c;
-        if (!read_mem(x, w, in, l, a + i, &c, 1))
-            return false;
-        buf[i] = (char)c;
-        if (!c)
+    while (i + 1 < cap) {
+        uint64_t avail;
+        const uint8_t *p = readable(x, w, l, a + i, &avail);
+        if (!p) {
+            uint8_t c;
+            return read_mem(x, w, in, l, a + i, &c, 1); /* faults: not readable */
+        }
+        size_t n = cap - 1 - i < avail ? cap - 1 - i : (size_t)avail;
+        const uint8_t *z = memchr(p, 0, n);
+        if (z) {
+            memcpy(buf + i, p, (size_t)(z - p) + 1);
             return true;
+        }
+        memcpy(buf + i, p, n);
+        i += n;
     }
     buf[i] = 0;
     return true;
@@ -66,7 +114,15 @@ static void vprintf_body(Exec *x, Warp *w, const SimInst *in, int l, uint64_t fm
 void exec_vprintf(Exec *x, Warp *w, const SimInst *in, int l, uint64_t fmt, uint64_t args)
 {
     size_t start = x->out_len;
+    if (x->printf_limit && x->out_len + x->out_dropped > x->printf_limit)
+        return; /* stopped (below): the warp's other lanes print nothing more */
     vprintf_body(x, w, in, l, fmt, args);
+    if (x->printf_limit && x->out_len + x->out_dropped > x->printf_limit) {
+        char lim[32];
+        exec_fault(x, w, in, l, "printf-limit", 0,
+                   "printf wrote more than %s, this launch's printf limit; the launch was stopped",
+                   file_size_text(x->printf_limit, lim, sizeof lim));
+    }
     if (x->out_len == start)
         return;
     if (x->n_prints == x->cap_prints) {

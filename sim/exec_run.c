@@ -280,6 +280,19 @@ static bool over_memory_limit(Exec *x, const ExecArena *shape, uint64_t limit)
     return true;
 }
 
+int exec_resident_slots(int nsm, int blocks_per_sm, uint64_t nblocks, int *sms, int *per_sm)
+{
+    int n = nsm > 0 ? nsm : 1, per = blocks_per_sm > 0 ? blocks_per_sm : 1;
+    /* no more slots than blocks: a small grid uses a few SMs only */
+    if ((uint64_t)n > nblocks)
+        n = (int)nblocks;
+    if (n > 0 && (uint64_t)n * (uint64_t)per > nblocks)
+        per = (int)((nblocks + (uint64_t)n - 1) / (uint64_t)n);
+    *sms = n;
+    *per_sm = per;
+    return n * per;
+}
+
 SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunch *cfg,
                       uint8_t *params, DeviceStats *stats, DeviceFault *fault, const ExecOptions *opt,
                       char **out, size_t *out_len)
@@ -311,20 +324,14 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.n_races = opt->n_races;
     x.rng = cfg->seed ^ 0x5741525053494dull; /* "WARPSIM" */
     x.coop_ws = opt->coop_ws;
+    x.printf_limit = opt->printf_limit;
     x.budget = cfg->inst_budget ? cfg->inst_budget : 10000000000ull;
     x.nthreads = (int)(cfg->block.x * cfg->block.y * cfg->block.z);
     x.nwarps = (x.nthreads + WARP - 1) / WARP;
     x.dyn_smem = cfg->smem;
     x.shared_size = prog->funcs[fidx].static_smem + cfg->smem;
     x.nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
-    x.nsm = opt->nsm > 0 ? opt->nsm : 1;
-    x.per_sm = opt->blocks_per_sm > 0 ? opt->blocks_per_sm : 1;
-    /* no more slots than blocks: a small grid uses a few SMs only */
-    if ((uint64_t)x.nsm > x.nblocks)
-        x.nsm = (int)x.nblocks;
-    if ((uint64_t)x.nsm * (uint64_t)x.per_sm > x.nblocks)
-        x.per_sm = (int)((x.nblocks + (uint64_t)x.nsm - 1) / (uint64_t)x.nsm);
-    x.nslots = x.nsm * x.per_sm;
+    x.nslots = exec_resident_slots(opt->nsm, opt->blocks_per_sm, x.nblocks, &x.nsm, &x.per_sm);
     SimStatus rc = SIM_ERR_FAULT;
     if (prog->ptx->funcs[fidx].is_extern) { /* its pcs would be the next function's */
         exec_fault(&x, NULL, NULL, -1, "unsupported", 0,

@@ -408,6 +408,45 @@ static void test_local_memory_over_the_limit_is_a_finding(void **s)
     device_close(d);
 }
 
+/* The blocks the simulator holds at once, which a grader's memory estimate
+ * counts: blocks per SM (occupancy) x SMs, never more than the grid.  The
+ * grader once counted every block of the grid, refusing a big grid of a
+ * kernel with modest local memory. */
+static void test_resident_blocks_are_per_sm_times_sms_capped_by_the_grid(void **s)
+{
+    (void)s;
+    SimError err;
+    Device *d = device_open_sim("sm_90", &err);
+    assert_non_null(d);
+    const char *smem = HDR ".visible .entry big()\n{\n\t.shared .align 4 .b8 tile[49152];\n\tret;\n}\n";
+    DeviceModule *m, *m2;
+    assert_int_equal(device_load_ptx(d, "local.ptx", LOCAL_PTX, strlen(LOCAL_PTX), &m, &err), SIM_OK);
+    assert_int_equal(device_load_ptx(d, "smem.ptx", smem, strlen(smem), &m2, &err), SIM_OK);
+    /* 256-thread blocks: 8 per SM (2048 threads) on each of sm_90's 132 SMs */
+    DeviceLaunch cfg = {.grid = {100000, 1, 1}, .block = {256, 1, 1}};
+    assert_int_equal(device_resident_blocks(m, "k", &cfg), 8 * 132);
+    cfg.block.x = 1024; /* 2 per SM */
+    assert_int_equal(device_resident_blocks(m, "k", &cfg), 2 * 132);
+    cfg.grid = (DeviceDim3){10, 10, 10}; /* 1000 blocks in three dimensions */
+    assert_int_equal(device_resident_blocks(m, "k", &cfg), 2 * 132);
+    cfg.grid = (DeviceDim3){391, 1, 1}; /* all of a smaller grid, not the 396 slots it lays out */
+    cfg.block.x = 256;
+    assert_int_equal(device_resident_blocks(m, "k", &cfg), 391);
+    cfg.grid.x = 3;
+    assert_int_equal(device_resident_blocks(m, "k", &cfg), 3);
+    /* 48 KiB of shared memory a block: 4 fit in sm_90's 228 KiB */
+    cfg.grid.x = 100000;
+    assert_int_equal(device_resident_blocks(m2, "big", &cfg), 4 * 132);
+    assert_int_equal(device_resident_blocks(m, "nosuch", &cfg), 0);
+    /* the memory limit counts the same blocks: 64 KiB x 256 threads x 1056 */
+    device_set_memory_limit(d, (uint64_t)1 << 30);
+    DeviceFault f;
+    DeviceStats st;
+    assert_int_equal(device_launch(m, "k", &cfg, NULL, &st, &f, &err), SIM_ERR_FAULT);
+    assert_non_null(strstr(f.msg, "64 KiB per thread \u00d7 256 threads \u00d7 1056 resident blocks = 16.5 GiB"));
+    device_close(d);
+}
+
 static void test_global_memory_over_the_limit_is_refused(void **s)
 {
     (void)s;
@@ -470,13 +509,14 @@ static void test_budget_fault_says_how_to_raise_it(void **s)
     device_close(d);
 }
 
-/* vprintf of "%400d%400d%400d%400d\n": 1601 bytes a thread */
-static char *printf_ptx(void)
+/* A kernel `flood` whose every thread calls vprintf once with the n bytes
+ * of fmt as its format (a NUL among them or not) and four copies of its
+ * %tid.x as arguments. */
+static char *printf_ptx_of(const char *fmt, size_t n)
 {
-    static const char fmt[] = "%400d%400d%400d%400d\n";
     char bytes[256] = "";
     size_t o = 0;
-    for (size_t i = 0; i < sizeof fmt; i++)
+    for (size_t i = 0; i < n; i++)
         o += (size_t)snprintf(bytes + o, sizeof bytes - o, "%s%d", i ? ", " : "", (unsigned char)fmt[i]);
     char *t = malloc(2048);
     assert_non_null(t);
@@ -492,8 +532,15 @@ static char *printf_ptx(void)
                  "\t.param .b64 param1;\n\tst.param.b64 [param1], %%SP;\n\t.param .b32 retval0;\n"
                  "\tcall.uni (retval0), vprintf, (param0, param1);\n\tld.param.b32 %%r2, [retval0];\n\t}\n"
                  "\tret;\n}\n",
-             sizeof fmt, bytes);
+             n, bytes);
     return t;
+}
+
+/* vprintf of "%400d%400d%400d%400d\n": 1601 bytes a thread */
+static char *printf_ptx(void)
+{
+    static const char fmt[] = "%400d%400d%400d%400d\n";
+    return printf_ptx_of(fmt, sizeof fmt);
 }
 
 static void test_printf_past_64_mib_is_counted_not_lost_silently(void **s)
@@ -522,6 +569,66 @@ static void test_printf_past_64_mib_is_counted_not_lost_silently(void **s)
     free(ptx);
 }
 
+/* A grader's printf ceiling: past it the launch stops with a printf-limit
+ * fault that names the limit, keeping the output written before. */
+static void test_printf_past_the_printf_limit_stops_the_launch(void **s)
+{
+    (void)s;
+    SimError err;
+    Device *d = device_open_sim("sm_90", &err);
+    assert_non_null(d);
+    assert_int_equal(device_printf_limit(d), 0);
+    device_set_printf_limit(d, 64 * 1024);
+    assert_int_equal(device_printf_limit(d), 64 * 1024);
+    char *ptx = printf_ptx();
+    DeviceModule *m;
+    if (device_load_ptx(d, "flood.ptx", ptx, strlen(ptx), &m, &err))
+        fail_msg("%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+    /* 32 threads print 51 KB: under the limit, whole */
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+    DeviceStats st;
+    DeviceFault f;
+    assert_int_equal(device_launch(m, "flood", &cfg, NULL, &st, &f, &err), SIM_OK);
+    assert_int_equal(strlen(device_printf_output(d)), 32 * 1601);
+    /* 8 x 256 threads would print 3.3 MB: stopped at the 41st call, 65641 bytes */
+    cfg.grid.x = 8;
+    cfg.block.x = 256;
+    assert_int_equal(device_launch(m, "flood", &cfg, NULL, &st, &f, &err), SIM_ERR_FAULT);
+    assert_string_equal(f.kind, "printf-limit");
+    assert_string_equal(f.msg, "printf wrote more than 64 KiB, this launch's printf limit; the launch was stopped");
+    assert_int_equal(f.thread.x, 40);
+    assert_int_equal(strlen(device_printf_output(d)), 41 * 1601);
+    assert_int_equal(st.printf_dropped, 0);
+    device_close(d);
+    free(ptx);
+}
+
+/* A format string with no NUL before the end of its variable: printf reads
+ * it a run at a time now, and still faults at the first byte past it, as
+ * a one-byte read there does. */
+static void test_printf_format_running_off_its_variable_faults_there(void **s)
+{
+    (void)s;
+    SimError err;
+    Device *d = device_open_sim("sm_90", &err);
+    assert_non_null(d);
+    char *ptx = printf_ptx_of("%d and more", 11);
+    DeviceModule *m;
+    if (device_load_ptx(d, "flood.ptx", ptx, strlen(ptx), &m, &err))
+        fail_msg("%s:%d:%d: %s", err.file, err.line, err.col, err.msg);
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+    DeviceStats st;
+    DeviceFault f;
+    assert_int_equal(device_launch(m, "flood", &cfg, NULL, &st, &f, &err), SIM_ERR_FAULT);
+    assert_string_equal(f.kind, "out-of-bounds");
+    assert_non_null(strstr(f.msg, "1-byte read at global address"));
+    assert_non_null(strstr(f.msg, "1 bytes past the end of variable $str (11 bytes"));
+    assert_int_equal(f.thread.x, 0);
+    assert_string_equal(device_printf_output(d), "");
+    device_close(d);
+    free(ptx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -541,7 +648,10 @@ int main(void)
         cmocka_unit_test(test_global_memory_over_the_limit_is_refused),
         cmocka_unit_test(test_launch_parse_bytes_takes_units),
         cmocka_unit_test(test_budget_fault_says_how_to_raise_it),
+        cmocka_unit_test(test_resident_blocks_are_per_sm_times_sms_capped_by_the_grid),
         cmocka_unit_test(test_printf_past_64_mib_is_counted_not_lost_silently),
+        cmocka_unit_test(test_printf_past_the_printf_limit_stops_the_launch),
+        cmocka_unit_test(test_printf_format_running_off_its_variable_faults_there),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
