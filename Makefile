@@ -59,7 +59,7 @@ TEST_SRCS   := $(wildcard tests/test_*.c)
 LIB_SRCS    := $(wildcard $(LIBDIRS:%=%*.c)) $(LESSON_SRCS) $(CLI_SRCS)
 # Without SDL2 the visualizer keeps its trace model (plain C) and viz_absent.c
 # answers every drawing call with the package to install.
-VIZ_PLAIN   := viz/viz_model.c viz/viz_query.c viz/viz_options.c
+VIZ_PLAIN   := viz/viz_model.c viz/viz_query.c viz/viz_options.c viz/viz_tiles.c viz/viz_states.c
 ifeq ($(HAVE_SDL),y)
 LIB_SRCS    := $(filter-out viz/viz_absent.c,$(LIB_SRCS))
 else
