@@ -166,7 +166,7 @@ fuzz-exec:
 fuzz-trace:
 	@mkdir -p build/fuzz-trace/corpus tests/corpus/trace
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isim -fsanitize=fuzzer,address,undefined \
-	    sim/trace_read.c sim/trace_names.c sim/trace_write.c sim/file_read.c sim/error.c tests/fuzz_trace.c -o build/fuzz-trace/fuzz_trace -lz
+	    sim/trace_read.c sim/trace_names.c sim/trace_tile.c sim/trace_write.c sim/file_read.c sim/error.c tests/fuzz_trace.c -o build/fuzz-trace/fuzz_trace -lz
 	build/fuzz-trace/fuzz_trace -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 	    -artifact_prefix=build/fuzz-trace/ build/fuzz-trace/corpus tests/corpus/trace
 
