@@ -59,7 +59,7 @@ TEST_SRCS   := $(wildcard tests/test_*.c)
 LIB_SRCS    := $(wildcard $(LIBDIRS:%=%*.c)) $(LESSON_SRCS) $(CLI_SRCS)
 # Without SDL2 the visualizer keeps its trace model (plain C) and viz_absent.c
 # answers every drawing call with the package to install.
-VIZ_PLAIN   := viz/viz_model.c viz/viz_query.c viz/viz_options.c
+VIZ_PLAIN   := viz/viz_model.c viz/viz_query.c viz/viz_options.c viz/viz_tiles.c viz/viz_states.c
 ifeq ($(HAVE_SDL),y)
 LIB_SRCS    := $(filter-out viz/viz_absent.c,$(LIB_SRCS))
 else
@@ -166,7 +166,7 @@ fuzz-exec:
 fuzz-trace:
 	@mkdir -p build/fuzz-trace/corpus tests/corpus/trace
 	clang -std=c11 -D_GNU_SOURCE -g -O1 -Isim -fsanitize=fuzzer,address,undefined \
-	    sim/trace_read.c sim/trace_names.c sim/trace_write.c sim/file_read.c sim/error.c tests/fuzz_trace.c -o build/fuzz-trace/fuzz_trace -lz
+	    sim/trace_read.c sim/trace_names.c sim/trace_tile.c sim/trace_write.c sim/file_read.c sim/error.c tests/fuzz_trace.c -o build/fuzz-trace/fuzz_trace -lz
 	build/fuzz-trace/fuzz_trace -max_total_time=$(FUZZ_SECONDS) -max_len=8192 \
 	    -artifact_prefix=build/fuzz-trace/ build/fuzz-trace/corpus tests/corpus/trace
 

@@ -43,9 +43,12 @@ static const char step_help[] =
     "Commands come from the terminal (line editing and history), from --script FILE,\n"
     "or from stdin when it is not a terminal; outside a terminal each command is echoed\n"
     "after the prompt.  The end of input quits.  When the launch ends, warpsim says how\n"
-    "(finished, faulted, stopped) and what the buffers hold.\n"
+    "(finished, faulted, stopped) and what the buffers hold.  With --timing, every stop\n"
+    "shows the modelled cycle and the focus warp's state (issuing, or stalled:\n"
+    "long_scoreboard, ...), and info warps shows each warp's.\n"
     "\n"
     "  --script FILE  read the commands from FILE (one per line, # starts a comment)\n"
+
     "%s"
     "\n"
     "A launch that faults is replayed (the simulator is deterministic) and stopped just\n"

@@ -214,6 +214,8 @@ static TraceWriter *trace_open_for(DeviceModule *mm, int f, const char *entry, c
                      .regs = stats->regs_per_thread >= 0 ? (uint32_t)stats->regs_per_thread : TRACE_NONE,
                      .ptx_regs = (uint32_t)ptx->funcs[f].n_regs,
                      .sm_count = mm->dev->sm_count > 0 ? (uint32_t)mm->dev->sm_count : 1, .warp_size = WARP};
+    if (cfg->timing && cfg->trace_level >= TRACE_LEVEL_WARPS) /* warp states (a v3 file) */
+        l.flags = TRACE_FLAG_STATES;
     uint32_t n = 2 + (uint32_t)(ptx->n_files > 0 ? ptx->n_files : 0);
     const char **s = calloc(n, sizeof *s);
     if (!s) {

@@ -333,6 +333,8 @@ struct Exec {
     TraceWriter *trace;       /* NULL unless the launch is traced (exec_trace.c) */
     struct RaceChecker *race; /* NULL unless --check races (exec_race.c) */
     struct TimingModel *tm;   /* NULL unless the launch is timed (timing_*.c) */
+    struct ExecStates *tstates; /* per warp slot: warp-state runs not yet written
+                                 (exec_trace_state.c); NULL unless timed and traced */
     DeviceAtomicLog *alog;
     int *n_alog;
     DeviceRace *races;
@@ -640,6 +642,12 @@ void timing_block_end(Exec *x, Block *b);
 void timing_barrier_release(Exec *x, Warp *w);
 /* %globaltimer in modelled nanoseconds at x->cycle. */
 uint64_t timing_globaltimer(const Exec *x);
+/* What w does at x->cycle, as the stall accounting would charge it: the
+ * DEVICE_STALL_* it waits for (DEVICE_STALL_NOT_SELECTED: ready; SELECTED:
+ * it issued this cycle), *since (may be NULL) the cycle that wait began; -1
+ * untimed, or w not resident or exited.  Caches w's dependences; changes no
+ * timing. */
+int timing_warp_state(const Exec *x, const Warp *w, uint64_t *since);
 
 /* ---- tracing hooks (exec_trace.c), called only when x->trace ----------- */
 void exec_trace_block(Exec *x, const Block *b, bool begin); /* dispatch / retire */
@@ -654,6 +662,20 @@ void exec_trace_release(Exec *x, const Block *b, uint32_t id, uint32_t released)
 void exec_trace_collective(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int kind,
                            uint32_t member);
 void exec_trace_fault(Exec *x, const Warp *w, const SimInst *in, int lane);
+
+/* ---- warp states in timed traces (exec_trace_state.c) ------------------- */
+typedef struct ExecStates ExecStates;
+/* Timed and traced at level warps or more: the per-warp buffers.  false when
+ * out of memory; true (and nothing) otherwise. */
+bool exec_trace_states_begin(Exec *x);
+/* w was in TRACE_STATE_* state during cycles from..to (inclusive), right
+ * after what it reported last; coalesced, written when 32 runs are pending.
+ * Does nothing without the buffers. */
+void exec_trace_state(Exec *x, const Warp *w, int state, uint64_t from, uint64_t to);
+/* Write w's pending runs (it exited) / every warp's (the slice ends). */
+void exec_trace_states_flush(Exec *x, const Warp *w);
+void exec_trace_states_flush_all(Exec *x);
+void exec_trace_states_end(Exec *x);      /* free the buffers (written or not) */
 
 /* For tests (exec_float.c): true makes full-warp fma.rn.f32 take the
  * portable double-precision path even where the CPU has AVX2 and FMA, so

@@ -384,6 +384,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     stats->timing.on = false; /* a stats record reused from a timed launch */
     if (cfg->timing && !timing_launch_begin(&x, opt)) /* timing hook */
         goto done;
+    if (!exec_trace_states_begin(&x))
+        goto done;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     stats->threads = (uint64_t)x.nthreads * x.nblocks;
@@ -395,6 +397,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         trace_writer_advance(x.trace, x.cycle);
     rc = x.faulted ? SIM_ERR_FAULT : SIM_OK;
 done:
+    exec_trace_states_end(&x);
     if (x.tm) /* timing hook: a launch that stopped before the grid ran */
         timing_launch_end(&x);
     if (x.arena) {

@@ -374,13 +374,16 @@ void exec_sched_run(Exec *x)
         if (all_past) {
             c0 = round_end;
             if (x->trace) { /* every SM is past round_end: write its events in cycle order */
+                exec_trace_states_flush_all(x);
                 trace_writer_hold(x->trace, false);
                 trace_writer_hold(x->trace, true);
             }
         }
     }
-    if (x->trace)
+    if (x->trace) {
+        exec_trace_states_flush_all(x);
         trace_writer_hold(x->trace, false);
+    }
     x->cycle = end > x->end_cycle ? end : x->end_cycle;
     if (x->tm) /* timing hook */
         timing_launch_end(x);

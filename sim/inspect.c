@@ -245,6 +245,21 @@ uint32_t view_barrier_arrived(const SimView *v, uint64_t block, int id)
     return b && id >= 0 && id < 16 ? b->bar[id].arrived : 0;
 }
 
+bool view_timed(const SimView *v) { return X(v)->tm != NULL; }
+
+int view_warp_timing(const SimView *v, uint64_t block, int warp, uint64_t *since)
+{
+    const Warp *w = find_warp(v, block, warp);
+    if (!X(v)->tm || !w)
+        return -1;
+    if (w == view_current) { /* about to issue: this cycle is its issue */
+        if (since)
+            *since = X(v)->cycle;
+        return DEVICE_STALL_SELECTED;
+    }
+    return timing_warp_state(X(v), w, since);
+}
+
 int exec_view_call(Exec *x, Warp *w)
 {
     const Warp *outer = view_current;

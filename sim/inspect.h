@@ -26,7 +26,15 @@ enum { SIM_VIEW_CONTINUE = 0, SIM_VIEW_STOP = 1 };
 typedef int (*SimIssueFn)(void *user, const SimView *v, uint64_t block, int warp);
 
 /* ---- the machine ---------------------------------------------------------- */
-uint64_t view_cycle(const SimView *v);
+uint64_t view_cycle(const SimView *v);               /* modelled cycles when view_timed */
+/* The launch runs with the timing model (DeviceLaunch.timing). */
+bool view_timed(const SimView *v);
+/* Timed: what a resident warp is doing this cycle, as the model accounts
+ * it -- DEVICE_STALL_SELECTED for the warp about to issue, else the
+ * DEVICE_STALL_* it waits for (device_stall_name: "long_scoreboard", ...;
+ * NOT_SELECTED: ready, another warp issues); *since (may be NULL) the cycle
+ * that began.  -1 untimed, or the warp is not resident or has exited. */
+int view_warp_timing(const SimView *v, uint64_t block, int warp, uint64_t *since);
 uint64_t view_warp_insts(const SimView *v);          /* issued so far */
 int view_sm_count(const SimView *v);                 /* SMs in use by this launch */
 uint64_t view_grid_blocks(const SimView *v);

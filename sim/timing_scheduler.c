@@ -210,10 +210,11 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
     return best;
 }
 
-/* Charge the cycles since w's last issue to what it waited for. */
-static void account(TimingModel *tm, const TimingWarp *tw, uint64_t now, uint64_t unit_r, int unit_reason)
+/* Charge the cycles since w's last issue to what it waited for (and, in a
+ * traced launch, tell the trace: the states are numbered alike). */
+static void account(Exec *x, const Warp *w, const TimingWarp *tw, uint64_t now, uint64_t unit_r, int unit_reason)
 {
-    uint64_t *st = tm->out->stall;
+    uint64_t *st = x->tm->out->stall;
     uint64_t t = tw->last + 1;
     const uint64_t until[4] = {tw->min_issue, tw->dep_ready, unit_r, now};
     const int why[4] = {tw->min_reason, tw->dep_reason, unit_reason, DEVICE_STALL_NOT_SELECTED};
@@ -221,11 +222,19 @@ static void account(TimingModel *tm, const TimingWarp *tw, uint64_t now, uint64_
         uint64_t u = until[i] < now ? until[i] : now;
         if (u > t) {
             st[why[i]] += u - t;
+            if (x->tstates)
+                exec_trace_state(x, w, why[i], t, u - 1);
             t = u;
         }
     }
     st[DEVICE_STALL_SELECTED]++;
+    if (x->tstates)
+        exec_trace_state(x, w, DEVICE_STALL_SELECTED, now, now);
 }
+_Static_assert((int)DEVICE_STALL_LONG_SCOREBOARD == (int)TRACE_STATE_LONG_SCOREBOARD &&
+                   (int)DEVICE_STALL_SELECTED == (int)TRACE_STATE_SELECTED &&
+                   (int)DEVICE_STALL_MISC == (int)TRACE_STATE_MISC && (int)DEVICE_STALL_COUNT == (int)TRACE_STATE_COUNT,
+               "trace states are numbered as the model's stalls");
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -251,7 +260,7 @@ void timing_issue(Exec *x, Warp *w)
     }
     int ureason;
     uint64_t ur = unit_ready(tm, ts, q, ti->cls, &ureason);
-    account(tm, tw, now, ur, ureason);
+    account(x, w, tw, now, ur, ureason);
 
     uint64_t done = now + 1, min_issue = now + 1;
     int kind = TIMING_SB_FIXED, min_reason = DEVICE_STALL_WAIT;
@@ -344,10 +353,53 @@ void timing_issue(Exec *x, Warp *w)
     if (ts->next_ready > now + 1)
         ts->next_ready = now + 1; /* it may issue again: look next cycle */
     ts->sched_min[q] = 0;
+    if (!w->run && !w->barwait && !w->syncwait && x->tstates) /* every lane exited */
+        exec_trace_states_flush(x, w);
     if (!w->run && !w->barwait && !w->syncwait && tw->active) { /* every lane exited */
         tw->active = false;
         ts->warp_cycles += now + 1 - tw->start;
     }
+}
+
+int timing_warp_state(const Exec *x, const Warp *w, uint64_t *since)
+{
+    TimingModel *tm = x->tm;
+    uint64_t now = x->cycle, dummy;
+    if (!since)
+        since = &dummy;
+    if (!tm || !w->blk->live || !(w->present & ~w->exited))
+        return -1;
+    TimingWarp *tw = &tm->warps[warp_index(x, w)];
+    uint64_t t = tw->last + 1 < now ? tw->last + 1 : now;
+    *since = t;
+    if (!w->run) /* every lane waits: at a barrier, or for the rest of a warp-synchronous mask */
+        return w->barwait ? DEVICE_STALL_BARRIER : w->syncwait ? DEVICE_STALL_MISC : -1;
+    if (tw->last >= now && tw->min_issue <= now) {
+        *since = now;
+        return DEVICE_STALL_SELECTED;
+    }
+    const SimSM *sm = &x->sms[w->blk->sm];
+    int q = 0;
+    for (int k = 0; k < sm->nwl; k++)
+        if (sm->wl[k] == w)
+            q = k % 4;
+    int32_t pc;
+    ready_at(tm, x, (Warp *)w, &pc); /* (fills the warp's cached dependences) */
+    int ureason;
+    uint64_t ur = unit_ready(tm, &tm->sms[w->blk->sm], q, tm->ii[pc].cls, &ureason);
+    /* the order account() charges a wait in */
+    const uint64_t until[3] = {tw->min_issue, tw->dep_ready, ur};
+    const int why[3] = {tw->min_reason, tw->dep_reason, ureason};
+    for (int i = 0; i < 3; i++) {
+        if (until[i] > now && until[i] > t) {
+            *since = t;
+            return why[i];
+        }
+        if (until[i] > t)
+            t = until[i];
+    }
+    *since = t;
+    return DEVICE_STALL_NOT_SELECTED;
 }
 
 uint64_t timing_next_cycle(Exec *x, SimSM *sm)

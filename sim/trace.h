@@ -1,4 +1,4 @@
-/* trace.h: execution traces, format v2 (specified byte by byte in
+/* trace.h: execution traces, format v3 (specified byte by byte in
  * traces/FORMAT.md).  The executor writes one through TraceWriter while a
  * launch runs (hooks in exec_*.c, only when DeviceLaunch.trace_path is set);
  * everything else -- `warpsim trace dump/export`, the tests, later the
@@ -20,9 +20,16 @@
 #include "error.h"
 
 #define TRACE_MAGIC "WSTRACE1"
-#define TRACE_VERSION 2          /* written; the reader also reads version 1 (v2 only
-                                    adds the TILE record, which a v1 reader skips) */
+#define TRACE_VERSION 3          /* the newest version written; the reader reads 1..3
+                                    (v2 added the TILE record, v3 the states flag and
+                                    the WARP_STATE record).  The writer writes the
+                                    oldest version that describes its file: 3 only
+                                    when the trace carries warp states (timing), so
+                                    untimed traces are v2, byte for byte as before */
 #define TRACE_VERSION_MIN 1
+#define TRACE_FLAG_STATES 0x01u  /* header flags bit (v3): the trace carries warp
+                                    states (TRACE_EV_WARP_STATE; written under the
+                                    timing model) */
 #define TRACE_NONE 0xffffffffu  /* "no string" / "unknown" in a uint32_t field */
 
 /* Levels of detail; each includes everything of the ones before it. */
@@ -51,6 +58,8 @@ typedef enum {
     TRACE_EV_RACE = 0x0b,         /* a race finding */
     TRACE_EV_TILE = 0x0c,         /* a block passed one tile operation of
                                      lessons/include/tile.cuh (v2, every level) */
+    TRACE_EV_WARP_STATE = 0x0d,   /* a warp's states over the cycles up to `cycle`
+                                     (v3, level warps and up, timed traces only) */
     TRACE_EV_END = 0xff,          /* last record; never returned by trace_next */
     TRACE_EV_UNKNOWN = 0x100      /* a record of a type this reader does not know
                                      (skipped; u.unknown says which) */
@@ -77,6 +86,17 @@ enum { TRACE_COLL_SHFL = 0, TRACE_COLL_VOTE, TRACE_COLL_MATCH, TRACE_COLL_REDUX,
 /* Tile operations (TRACE_EV_TILE). */
 enum { TRACE_TILE_LOAD = 0, TRACE_TILE_STORE, TRACE_TILE_GATHER, TRACE_TILE_SCATTER, TRACE_TILE_ATOM,
        TRACE_TILE_REDUCE, TRACE_TILE_MATMUL, TRACE_TILE_COUNT };
+/* Warp states (TRACE_EV_WARP_STATE): what a warp did in a cycle, under
+ * Nsight Compute's names (trace_state_name: "long_scoreboard", ...).
+ * SELECTED is issuing; every other state is a stall for that reason.  The
+ * numbering is the timing model's (DEVICE_STALL_* in device.h). */
+enum { TRACE_STATE_LONG_SCOREBOARD = 0, TRACE_STATE_SHORT_SCOREBOARD, TRACE_STATE_WAIT, TRACE_STATE_BARRIER,
+       TRACE_STATE_MEMBAR, TRACE_STATE_MATH_PIPE_THROTTLE, TRACE_STATE_LG_THROTTLE, TRACE_STATE_MIO_THROTTLE,
+       TRACE_STATE_NOT_SELECTED, TRACE_STATE_SELECTED, TRACE_STATE_DISPATCH, TRACE_STATE_SLEEPING,
+       TRACE_STATE_MISC, TRACE_STATE_COUNT };
+/* At most this many runs in one warp-state record. */
+#define TRACE_STATES_MAX 32
+
 /* Element states in a tile record's list. */
 enum { TRACE_TILE_ELEM_OK = 0, TRACE_TILE_ELEM_MASKED, TRACE_TILE_ELEM_OUTSIDE, TRACE_TILE_ELEM_COUNT };
 /* Element types of tiles (tile.cuh's codes): 1 bool, 2 s32, 3 u32, 4 s64,
@@ -100,6 +120,7 @@ typedef struct {
 /* The launch a trace describes (the header). */
 typedef struct {
     uint8_t level;              /* TraceLevel */
+    uint8_t flags;              /* TRACE_FLAG_* (0 in v1/v2 files) */
     uint32_t arch;              /* string index: "sm_90" */
     uint32_t kernel;            /* string index: the PTX entry name */
     uint32_t grid[3], block[3];
@@ -186,6 +207,13 @@ typedef struct {
                                                            with trace_tile_elems) */
             uint32_t enc_len;
         } tile;
+        struct {
+            uint32_t warp;
+            uint32_t n;                                 /* runs, 1..TRACE_STATES_MAX */
+            uint8_t state[TRACE_STATES_MAX];            /* TRACE_STATE_*, oldest first */
+            uint32_t cycles[TRACE_STATES_MAX];          /* >= 1 each; the last run ends
+                                                           at `cycle` (inclusive) */
+        } states;                                       /* WARP_STATE */
         struct { uint32_t code, len; } unknown;         /* TRACE_EV_UNKNOWN */
     } u;
 } TraceEvent;
@@ -256,6 +284,7 @@ const char *trace_string(const TraceReader *r, uint32_t i);
 uint64_t trace_nblocks(const TraceReader *r);   /* grid x * y * z */
 uint64_t trace_nevents(const TraceReader *r);   /* records before END */
 int trace_end_status(const TraceReader *r);      /* END's status: 0 clean, 1 faulted */
+unsigned trace_version(const TraceReader *r);    /* the file's format version, 1..3 */
 uint64_t trace_end_cycle(const TraceReader *r);  /* END's cycle: the launch's length */
 size_t trace_size(const TraceReader *r);         /* bytes */
 
@@ -287,6 +316,8 @@ const char *trace_coll_name(int kind);
 const char *trace_tile_op_name(int op);          /* "load", "atom", ... */
 const char *trace_tile_dtype_name(int dtype);    /* "f32", "s32", ... */
 const char *trace_tile_pad_name(int pad);        /* "zero", "-0", "nan", "+inf", "-inf" */
+const char *trace_state_name(int state);         /* "long_scoreboard", ..., "selected";
+                                                    "?" outside TRACE_STATE_COUNT */
 
 /* ---- text and Perfetto JSON (trace_text.c) ----------------------------- */
 

@@ -1,5 +1,5 @@
 /* trace_names.c: the names of a trace's enumerations (event types, levels,
- * spaces, memory kinds, atomic operations, collectives) and back, for the
+ * spaces, memory kinds, atomic operations, collectives, warp states) and back, for the
  * text dump, the visualizer and the command line (trace.h). */
 #include "trace.h"
 
@@ -22,6 +22,7 @@ const char *trace_event_name(int type)
     case TRACE_EV_FAULT: return "fault";
     case TRACE_EV_RACE: return "race";
     case TRACE_EV_TILE: return "tile";
+    case TRACE_EV_WARP_STATE: return "state";
     case TRACE_EV_END: return "end";
     default: return "unknown";
     }
@@ -62,4 +63,15 @@ const char *trace_coll_name(int kind)
 {
     static const char *n[] = {"shfl", "vote", "match", "redux", "activemask"};
     return kind >= 0 && kind < TRACE_COLL_COUNT ? n[kind] : "?";
+}
+
+/* Nsight Compute's names (smsp__pcsamp_warps_issue_stalled_*), as
+ * device_stall_name gives them for the same numbering. */
+const char *trace_state_name(int state)
+{
+    static const char *n[] = {"long_scoreboard", "short_scoreboard", "wait", "barrier", "membar",
+                              "math_pipe_throttle", "lg_throttle", "mio_throttle", "not_selected", "selected",
+                              "dispatch_stall", "sleeping", "misc"};
+    _Static_assert(sizeof n / sizeof *n == TRACE_STATE_COUNT, "one name per state");
+    return state >= 0 && state < TRACE_STATE_COUNT ? n[state] : "?";
 }

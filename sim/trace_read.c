@@ -24,6 +24,7 @@ struct TraceReader {
     uint8_t *data;
     size_t len;
     TraceLaunch launch;
+    unsigned version;          /* the header's format version */
     char **strings;
     uint32_t nstrings;
     uint64_t nblocks;
@@ -410,6 +411,37 @@ static bool decode(const TraceReader *r, size_t *pos, uint64_t *pblock, uint64_t
         else
             c.pos = c.end;
         break;
+    case TRACE_EV_WARP_STATE: {
+        if (!(r->launch.flags & TRACE_FLAG_STATES)) {
+            bad(&c, *pos, "warp-state record in a trace whose header does not set the states flag");
+            break;
+        }
+        ev->u.states.warp = get_below(&c, nw, bad_warp);
+        at = c.pos;
+        uint32_t n = get_u32v(&c);
+        if (!c.why && (n < 1 || n > TRACE_STATES_MAX)) {
+            bad(&c, at, "warp-state record holds no runs or more than 32");
+            break;
+        }
+        ev->u.states.n = n;
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < n && !c.why; i++) {
+            at = c.pos;
+            uint64_t v = get_var(&c);
+            if (c.why)
+                break;
+            if ((v & 15) >= TRACE_STATE_COUNT)
+                bad(&c, at, "unknown warp state");
+            else if ((v >> 4) < 1 || (v >> 4) > UINT32_MAX)
+                bad(&c, at, "warp-state run is not 1..2^32-1 cycles");
+            ev->u.states.state[i] = (uint8_t)(v & 15);
+            ev->u.states.cycles[i] = (uint32_t)(v >> 4);
+            total += v >> 4;
+        }
+        if (!c.why && total > cycle + 1)
+            bad(&c, at, "warp-state runs start before cycle 0");
+        break;
+    }
     default: /* a type of a later version: skip its fields */
         ev->type = TRACE_EV_UNKNOWN;
         ev->u.unknown.code = type;
@@ -457,11 +489,15 @@ static SimStatus read_header(TraceReader *r, const char *name, SimError *err)
     if (version < TRACE_VERSION_MIN || version > TRACE_VERSION)
         return parse_error(err, name, 8, "format version %u; this warpsim reads versions %d to %d", version,
                            TRACE_VERSION_MIN, TRACE_VERSION);
+    r->version = version;
     l->level = d[10];
     if (l->level > TRACE_LEVEL_MEMORY)
         return parse_error(err, name, 10, "level %u is not 0..3", l->level);
-    if (d[11])
-        return parse_error(err, name, 11, "reserved flags byte is %u, not 0", d[11]);
+    l->flags = d[11];
+    if (version < 3 && d[11])
+        return parse_error(err, name, 11, "reserved flags byte is %u, not 0 (version %u)", d[11], version);
+    if (d[11] & ~TRACE_FLAG_STATES)
+        return parse_error(err, name, 11, "flags byte 0x%02x sets bits this warpsim does not know", d[11]);
     l->arch = rd_u32le(d + 12);
     l->kernel = rd_u32le(d + 16);
     for (int i = 0; i < 3; i++) {
@@ -636,6 +672,7 @@ const char *trace_string(const TraceReader *r, uint32_t i) { return i < r->nstri
 uint64_t trace_nblocks(const TraceReader *r) { return r->nblocks; }
 uint64_t trace_nevents(const TraceReader *r) { return r->nevents; }
 int trace_end_status(const TraceReader *r) { return r->end_status; }
+unsigned trace_version(const TraceReader *r) { return r->version; }
 uint64_t trace_end_cycle(const TraceReader *r) { return r->end_cycle; }
 size_t trace_size(const TraceReader *r) { return r->len; }
 

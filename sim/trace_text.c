@@ -133,6 +133,15 @@ static void event_details(FILE *f, const TraceReader *r, const TraceEvent *e)
                 e->u.race.addr);
         put_text(f, e->u.race.msg, e->u.race.msg_len);
         break;
+    case TRACE_EV_WARP_STATE: {
+        uint64_t total = 0;
+        for (uint32_t i = 0; i < e->u.states.n; i++)
+            total += e->u.states.cycles[i];
+        fprintf(f, "w%u cycles %" PRIu64 "..%" PRIu64 ":", e->u.states.warp, e->cycle + 1 - total, e->cycle);
+        for (uint32_t i = 0; i < e->u.states.n; i++)
+            fprintf(f, "%s %s %u", i ? "," : "", trace_state_name(e->u.states.state[i]), e->u.states.cycles[i]);
+        break;
+    }
     case TRACE_EV_TILE: {
         char line[256];
         fputs(trace_tile_summary(e, line, sizeof line), f);
@@ -145,12 +154,40 @@ static void event_details(FILE *f, const TraceReader *r, const TraceEvent *e)
     }
 }
 
+/* The trace's warp-cycles per state, most first (the dump's last lines). */
+static void state_totals(FILE *f, TraceReader *r)
+{
+    uint64_t sum[TRACE_STATE_COUNT] = {0}, all = 0;
+    TraceEvent e;
+    trace_rewind(r);
+    while (trace_next(r, &e))
+        if (e.type == TRACE_EV_WARP_STATE)
+            for (uint32_t i = 0; i < e.u.states.n; i++) {
+                sum[e.u.states.state[i]] += e.u.states.cycles[i];
+                all += e.u.states.cycles[i];
+            }
+    fprintf(f, "warp states: %" PRIu64 " warp-cycles\n", all);
+    bool done[TRACE_STATE_COUNT] = {false};
+    for (int k = 0; k < TRACE_STATE_COUNT && all; k++) {
+        int best = -1;
+        for (int s = 0; s < TRACE_STATE_COUNT; s++)
+            if (!done[s] && sum[s] && (best < 0 || sum[s] > sum[best]))
+                best = s;
+        if (best < 0)
+            break;
+        done[best] = true;
+        fprintf(f, "  %-20s %14" PRIu64 "  %5.1f%%\n", trace_state_name(best), sum[best],
+                100.0 * (double)sum[best] / (double)all);
+    }
+}
+
 void trace_dump_text(FILE *f, TraceReader *r)
 {
     trace_rewind(r);
     const TraceLaunch *l = trace_launch(r);
-    fprintf(f, "warpsim trace v%d: %s on %s, level %s\n", TRACE_VERSION, trace_string(r, l->kernel),
-           trace_string(r, l->arch), trace_level_name(l->level));
+    fprintf(f, "warpsim trace v%u: %s on %s, level %s%s\n", trace_version(r), trace_string(r, l->kernel),
+           trace_string(r, l->arch), trace_level_name(l->level),
+           (l->flags & TRACE_FLAG_STATES) ? ", warp states (modelled cycles)" : "");
     fprintf(f, "grid %ux%ux%u  block %ux%ux%u  smem %u dynamic + %u static  regs ", l->grid[0], l->grid[1],
            l->grid[2], l->block[0], l->block[1], l->block[2], l->dyn_smem, l->static_smem);
     if (l->regs == TRACE_NONE)
@@ -170,6 +207,8 @@ void trace_dump_text(FILE *f, TraceReader *r)
         event_details(f, r, &e);
         fprintf(f, "\n");
     }
+    if (l->flags & TRACE_FLAG_STATES)
+        state_totals(f, r);
 }
 
 /* ---- Perfetto / Chrome trace-event JSON ---------------------------------------- */

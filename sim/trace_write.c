@@ -18,6 +18,7 @@ struct TraceWriter {
     FILE *f;
     char path[256];
     int level;
+    uint8_t flags;            /* TRACE_FLAG_* of the header */
     bool io_error;
     uint32_t crc;
     uint64_t nevents;
@@ -365,6 +366,14 @@ static void write_now(TraceWriter *t, const TraceEvent *ev)
     case TRACE_EV_TILE:
         put_tile(&b, ev);
         break;
+    case TRACE_EV_WARP_STATE:
+        if (!(t->flags & TRACE_FLAG_STATES)) /* opened without the flag: not in this file */
+            return;
+        put_var(&b, ev->u.states.warp);
+        put_var(&b, ev->u.states.n);
+        for (uint32_t i = 0; i < ev->u.states.n && i < TRACE_STATES_MAX; i++)
+            put_var(&b, (uint64_t)ev->u.states.cycles[i] << 4 | ev->u.states.state[i]);
+        break;
     default:
         return; /* not a type of this version */
     }
@@ -405,10 +414,12 @@ TraceWriter *trace_writer_open(const char *path, const TraceLaunch *l, const cha
     buf_init(&b);
     memcpy(b.b, TRACE_MAGIC, 8);
     b.n = 8;
-    put_u8(&b, TRACE_VERSION & 0xff);
-    put_u8(&b, TRACE_VERSION >> 8);
+    t->flags = l->flags & TRACE_FLAG_STATES;
+    unsigned version = t->flags ? 3 : 2; /* the oldest that describes the file */
+    put_u8(&b, version & 0xff);
+    put_u8(&b, version >> 8);
     put_u8(&b, l->level);
-    put_u8(&b, 0);
+    put_u8(&b, t->flags);
     put_u32le(&b, l->arch);
     put_u32le(&b, l->kernel);
     for (int i = 0; i < 3; i++)

@@ -13,6 +13,25 @@
 
 /* ---- .cu source ------------------------------------------------------------------ */
 
+/* --timing: "issuing", "eligible (ready to issue)" or "stalled:
+ * long_scoreboard" for warp w of the focus block (the model's accounting at
+ * this cycle, Nsight Compute's names): true, or false with "" when
+ * the launch is untimed or the warp is not resident or has exited. */
+static bool timing_state(Stepper *s, int w, char *buf, size_t cap)
+{
+    buf[0] = 0;
+    int st = view_warp_timing(s->v, s->fblock, w, NULL);
+    if (st < 0)
+        return false;
+    if (st == DEVICE_STALL_SELECTED)
+        snprintf(buf, cap, "issuing");
+    else if (st == DEVICE_STALL_NOT_SELECTED) /* not_selected once its scheduler picks another */
+        snprintf(buf, cap, "eligible (ready to issue)");
+    else
+        snprintf(buf, cap, "stalled: %s", device_stall_name(st));
+    return true;
+}
+
 /* Where a .cu named in the PTX may be: as written (relative to here), next
  * to the PTX under the same relative path's last part, or next to it. */
 static char *find_source(const Stepper *s, const char *name, size_t *len)
@@ -97,7 +116,13 @@ void step_show_stop(Stepper *s, const char *why)
     if (sm >= 0)
         fprintf(o, ", SM %d", sm);
     uint64_t cyc = view_cycle(s->v);
-    fprintf(o, ", cycle %llu] ", (unsigned long long)cyc);
+    if (view_timed(s->v)) { /* --timing: modelled time, and what the focus warp does in it */
+        char st[64];
+        bool known = timing_state(s, s->fwarp, st, sizeof st);
+        fprintf(o, ", modelled cycle %llu%s%s] ", (unsigned long long)cyc, known ? ", " : "", st);
+    } else {
+        fprintf(o, ", cycle %llu] ", (unsigned long long)cyc);
+    }
     /* A clock that reads less than one shown before is another SM's: say
      * why once, rather than let time seem to run backwards. */
     bool behind = cyc < s->latest_cycle && !s->told_slices;
@@ -223,8 +248,12 @@ void step_show_where(Stepper *s)
         fprintf(o, ": the block %s\n", step_block_finished(s, s->fblock) ? "has finished" : "has not started yet");
         return;
     }
-    fprintf(o, " on SM %d, cycle %llu, %llu warp instructions issued so far\n", sm,
-            (unsigned long long)view_cycle(s->v), (unsigned long long)view_warp_insts(s->v));
+    fprintf(o, " on SM %d, %scycle %llu, %llu warp instructions issued so far\n", sm,
+            view_timed(s->v) ? "modelled " : "", (unsigned long long)view_cycle(s->v),
+            (unsigned long long)view_warp_insts(s->v));
+    char st[64];
+    if (timing_state(s, s->fwarp, st, sizeof st))
+        fprintf(o, "this warp is %s (the timing model, this cycle)\n", st);
     uint32_t mask;
     int32_t pc = step_focus_pc(s, &mask);
     if (pc < 0) {
@@ -279,7 +308,11 @@ static void info_warps(Stepper *s)
     }
     print_block_head(s, s->fblock);
     fprintf(o, " on SM %d: %d warps  (* focus, > about to issue)\n", sm, view_warps_per_block(s->v));
-    fprintf(o, "   warp  state               lanes  pc    line          instruction\n");
+    bool timed = view_timed(s->v);
+    if (timed) /* --timing: each warp's state in modelled time, Nsight Compute's names */
+        fprintf(o, "   warp  state               timing                       lanes  pc    line          instruction\n");
+    else
+        fprintf(o, "   warp  state               lanes  pc    line          instruction\n");
     for (int w = 0; w < view_warps_per_block(s->v); w++) {
         ViewWarp vw;
         if (!view_warp(s->v, s->fblock, w, &vw))
@@ -300,8 +333,12 @@ static void info_warps(Stepper *s)
             snprintf(loc, sizeof loc, "%s:%d", step_basename(file), line);
         char sq[256];
         step_squeeze(sq, sizeof sq, text);
-        fprintf(o, " %c%c %-4d  %-18s  %-5d  ", w == s->fwarp ? '*' : ' ', cur ? '>' : ' ', w,
-                warp_state(&vw, cur), __builtin_popcount(vw.present & ~vw.exited));
+        fprintf(o, " %c%c %-4d  %-18s  ", w == s->fwarp ? '*' : ' ', cur ? '>' : ' ', w, warp_state(&vw, cur));
+        if (timed) {
+            char st[64];
+            fprintf(o, "%-27s  ", timing_state(s, w, st, sizeof st) ? st : "-");
+        }
+        fprintf(o, "%-5d  ", __builtin_popcount(vw.present & ~vw.exited));
         if (pc >= 0)
             fprintf(o, "%-5d %-13s %.60s\n", pc, loc, sq);
         else

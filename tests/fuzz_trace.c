@@ -54,6 +54,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (uint32_t i = 0; i < got; i++)
                 sink += el[i].elem + (size_t)el[i].old;
             sink += strlen(trace_tile_summary(&ev, line, sizeof line));
+        } else if (ev.type == TRACE_EV_WARP_STATE) {
+            /* validated at open: 1..32 runs of known states, none before cycle 0 */
+            if (!(l->flags & TRACE_FLAG_STATES) || ev.u.states.n < 1 || ev.u.states.n > TRACE_STATES_MAX)
+                __builtin_trap();
+            uint64_t total = 0;
+            for (uint32_t i = 0; i < ev.u.states.n; i++) {
+                if (ev.u.states.state[i] >= TRACE_STATE_COUNT || !ev.u.states.cycles[i])
+                    __builtin_trap();
+                total += ev.u.states.cycles[i];
+                sink += strlen(trace_state_name(ev.u.states.state[i]));
+            }
+            if (total > ev.cycle + 1)
+                __builtin_trap();
         }
     }
     if (n != trace_nevents(r))

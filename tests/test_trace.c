@@ -522,9 +522,9 @@ static void test_trace_rejects_bad_magic_version_and_header(void **s)
     assert_null(trace_open_mem("t.wst", d, n, 0, &err));
     assert_string_equal(err.msg, "byte 0: not a warpsim trace (no \"WSTRACE1\" magic)");
     d[0] = 'W';
-    d[8] = 3; /* v2 added the tile record; a version after it is refused */
+    d[8] = 4; /* v3 added warp states; a version after it is refused */
     assert_null(trace_open_mem("t.wst", d, n, 0, &err));
-    assert_string_equal(err.msg, "byte 8: format version 3; this warpsim reads versions 1 to 2");
+    assert_string_equal(err.msg, "byte 8: format version 4; this warpsim reads versions 1 to 3");
     d[8] = 1;
     d[64] = 16; /* warp size */
     assert_null(trace_open_mem("t.wst", d, n, TRACE_READ_NO_CRC, &err));

@@ -2,7 +2,8 @@
  * the shown cycle drawn inside it (each in its slot, coloured by block index
  * so waves show), and under them a strip of the SM's occupancy over the
  * visible part of the time axis with the cursor on it.  Everything comes
- * from the trace's dispatch and retire events. */
+ * from the trace's dispatch and retire events; a timed trace (warp states)
+ * stripes each block by its warps' states, issuing or stalled. */
 #include "viz_int.h"
 
 #include <inttypes.h>
@@ -61,6 +62,29 @@ static void draw_strip(VizCanvas *c, const VizState *s, const VizModel *m, uint3
     viz_frame_rect(c, b, VIZ_LINE, 1);
 }
 
+/* A timed trace: block's box bb in vertical stripes, one per warp (or a
+ * pixel column per warp range), each in the colour of that warp's state at
+ * cycle now (the block's colour where the trace does not say).  Returns the
+ * colour under the box's centre, for the label's ink. */
+static SDL_Color warp_stripes(VizCanvas *c, const VizModel *m, uint64_t block, uint64_t now, VizBox bb)
+{
+    uint32_t nw = viz_model_warps_per_block(m);
+    SDL_Color mid = viz_block_color(block);
+    if (!nw)
+        return mid;
+    int cols = bb.w < (int)nw ? bb.w : (int)nw;
+    for (int k = 0; k < cols; k++) {
+        int x0 = bb.x + k * bb.w / cols, x1 = bb.x + (k + 1) * bb.w / cols;
+        uint32_t w = (uint32_t)((uint64_t)k * nw / (uint64_t)cols);
+        int st = viz_model_warp_stall(m, block, w, now, NULL);
+        SDL_Color col = st >= 0 ? viz_state_color(st) : viz_block_color(block);
+        viz_fill(c, (VizBox){x0, bb.y, x1 - x0 - (cols > 4 && x1 - x0 > 3 ? 1 : 0), bb.h}, col);
+        if (k == cols / 2)
+            mid = col;
+    }
+    return mid;
+}
+
 void viz_view_gpu(VizCanvas *c, const VizState *s, int t, VizBox b)
 {
     const VizModel *m = s->m[t];
@@ -110,7 +134,15 @@ void viz_view_gpu(VizCanvas *c, const VizState *s, int t, VizBox b)
         {VIZ_STRIP_PEAK, "peak", 0},
         {VIZ_CURSOR, "shown cycle", 0},
     };
+    bool states = viz_model_has_states(m);
+    uint64_t now = viz_model_pos_cycle(m, pos);
+    if (states) /* timed: blocks are striped by their warps' states */
+        legend[0].label = "a resident block: its warps' states, warp 0 at the left (colours below)";
     int lh = viz_legend(c, b, legend, (int)(sizeof legend / sizeof *legend));
+    if (states) {
+        b.h -= lh;
+        lh = viz_state_legend(c, b);
+    }
 
     VizBox area = {b.x + 8, b.y + 28, b.w - 16, b.h - 28 - lh - 6};
     if (area.w < 10 || area.h < 10 || nsm == 0)
@@ -154,6 +186,8 @@ void viz_view_gpu(VizCanvas *c, const VizState *s, int t, VizBox b)
                 continue;
             SDL_Color col = viz_block_color(sp->block);
             viz_fill(c, bb, col);
+            if (states)
+                col = warp_stripes(c, m, sp->block, now, bb);
             if (sp->faulted)
                 viz_frame_rect(c, bb, VIZ_FAULT, 2);
             if (sp->block == s->sel_block)

@@ -1,7 +1,9 @@
 /* view_sm.c: the SM view -- the blocks resident on the selected SM down the
  * left, and the selected block's warps as rows of 32 lane cells: active
  * (issuing), inactive (diverged away or not issuing), waiting at a barrier,
- * exited; each row with its state, PC and .cu line.  Under the rows, the
+ * exited; each row with its state, PC and .cu line (a timed trace: the warp's
+ * label in the colour of its state, issuing or the stall reason, with a
+ * legend of Nsight Compute's names).  Under the rows, the
  * block's barriers and the source around the selected warp's line. */
 #include "viz_int.h"
 
@@ -85,8 +87,13 @@ void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b)
         {VIZ_UNKNOWN, "not known at this level", 0},
         {VIZ_RUNNING, "warp issuing now", 0},
     };
+    bool states = viz_model_has_states(m);
     int lh = viz_legend(c, b, legend, (int)(sizeof legend / sizeof *legend));
     b.h -= lh;
+    if (states) { /* timed: what each warp waits for, above the lanes' legend */
+        lh = viz_state_legend(c, b);
+        b.h -= lh;
+    }
     int left = b.w > 3 * LEFT_W ? LEFT_W : 0;
     if (left) {
         draw_block_list(c, s, t, (VizBox){b.x, b.y, left, b.h}, sm, block);
@@ -149,12 +156,18 @@ void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b)
         viz_model_warp_state(m, block, (uint32_t)w, pos, &ws);
         int ry = y + w * row;
         bool sel = s->sel_warp == w;
-        if (ws.state == VIZ_WARP_RUNNING)
-            viz_fill(c, (VizBox){r.x, ry, r.w, row - 1}, VIZ_RUNNING);
+        if (ws.state == VIZ_WARP_RUNNING && (ws.stall < 0 || ws.stall == TRACE_STATE_SELECTED))
+            viz_fill(c, (VizBox){r.x, ry, r.w, row - 1}, VIZ_RUNNING); /* (timed: only while it issues) */
         if (sel)
             viz_frame_rect(c, (VizBox){r.x, ry, r.w, row - 1}, VIZ_SELECT, 2);
         snprintf(buf, sizeof buf, "w%d", w);
-        viz_text(c, VIZ_FONT_BOLD, buf, r.x + 4, ry + row / 2, 0, 1, VIZ_INK);
+        SDL_Color ink = VIZ_INK;
+        if (ws.stall >= 0) { /* timed: the warp's label in the colour of its state */
+            SDL_Color sc = viz_state_color(ws.stall);
+            viz_fill(c, (VizBox){r.x + 1, ry + 1, label_w - 4, row - 3}, sc);
+            ink = viz_ink_on(sc);
+        }
+        viz_text(c, VIZ_FONT_BOLD, buf, r.x + 4, ry + row / 2, 0, 1, ink);
         for (int lane = 0; lane < 32; lane++) {
             VizBox cb = {r.x + label_w + lane * cell, ry + 1, cell - 1, row - 3};
             SDL_Color col = lane_color(&ws, lane);
@@ -163,20 +176,28 @@ void viz_view_sm(VizCanvas *c, const VizState *s, int t, VizBox b)
                 viz_frame_rect(c, cb, VIZ_LINE, 1);
         }
         int tx = r.x + label_w + 32 * cell + 10;
-        char state[24];
-        if (ws.state == VIZ_WARP_BARRIER)
+        char state[40];
+        if (ws.stall == TRACE_STATE_SELECTED)
+            snprintf(state, sizeof state, "issuing");
+        else if (ws.stall >= 0)
+            snprintf(state, sizeof state, "%s", trace_state_name(ws.stall));
+        else if (ws.state == VIZ_WARP_BARRIER)
             snprintf(state, sizeof state, "barrier %u", ws.bar_id);
         else
             snprintf(state, sizeof state, "%s", state_name(&ws));
         if (ws.has_issue && ws.file != TRACE_NONE) {
             const char *f = viz_model_string(m, ws.file), *base = strrchr(f, '/');
-            snprintf(buf, sizeof buf, "%-10s pc %-4u %s:%u", state, ws.pc, base ? base + 1 : f, ws.line);
+            snprintf(buf, sizeof buf, "%-*s pc %-4u %s:%u", states ? 18 : 10, state, ws.pc, base ? base + 1 : f,
+                     ws.line);
         } else if (ws.has_issue) {
-            snprintf(buf, sizeof buf, "%-10s pc %u", state, ws.pc);
+            snprintf(buf, sizeof buf, "%-*s pc %u", states ? 18 : 10, state, ws.pc);
         } else {
             snprintf(buf, sizeof buf, "%s", state);
         }
-        if (ws.state == VIZ_WARP_BARRIER) {
+        if (ws.stall >= 0) {
+            size_t k = strlen(buf);
+            snprintf(buf + k, sizeof buf - k, "  since %" PRIu64, ws.stall_since);
+        } else if (ws.state == VIZ_WARP_BARRIER) {
             size_t k = strlen(buf);
             snprintf(buf + k, sizeof buf - k, "  since %" PRIu64, ws.bar_cycle);
         }

@@ -233,6 +233,31 @@ SDL_Color viz_block_color(uint64_t block)
     return (SDL_Color){(Uint8)(r * 255), (Uint8)(g * 255), (Uint8)(b * 255), 255};
 }
 
+SDL_Color viz_state_color(int state)
+{
+    static const SDL_Color col[TRACE_STATE_COUNT] = {
+        [TRACE_STATE_LONG_SCOREBOARD] = {214, 58, 64, 255},    [TRACE_STATE_SHORT_SCOREBOARD] = {236, 128, 170, 255},
+        [TRACE_STATE_WAIT] = {124, 172, 232, 255},             [TRACE_STATE_BARRIER] = {240, 146, 24, 255},
+        [TRACE_STATE_MEMBAR] = {150, 98, 54, 255},             [TRACE_STATE_MATH_PIPE_THROTTLE] = {146, 76, 200, 255},
+        [TRACE_STATE_LG_THROTTLE] = {128, 24, 36, 255},        [TRACE_STATE_MIO_THROTTLE] = {196, 56, 176, 255},
+        [TRACE_STATE_NOT_SELECTED] = {238, 208, 56, 255},      [TRACE_STATE_SELECTED] = {46, 160, 67, 255},
+        [TRACE_STATE_DISPATCH] = {108, 128, 158, 255},         [TRACE_STATE_SLEEPING] = {36, 158, 158, 255},
+        [TRACE_STATE_MISC] = {150, 150, 150, 255}};
+    return state >= 0 && state < TRACE_STATE_COUNT ? col[state] : VIZ_UNKNOWN;
+}
+
+int viz_state_legend(VizCanvas *c, VizBox area)
+{
+    VizLegendItem items[TRACE_STATE_COUNT];
+    /* issuing first, then the stalls in the model's order */
+    items[0] = (VizLegendItem){viz_state_color(TRACE_STATE_SELECTED), "selected (issuing)", 0};
+    int n = 1;
+    for (int st = 0; st < TRACE_STATE_COUNT; st++)
+        if (st != TRACE_STATE_SELECTED)
+            items[n++] = (VizLegendItem){viz_state_color(st), trace_state_name(st), 0};
+    return viz_legend(c, area, items, n);
+}
+
 SDL_Color viz_ink_on(SDL_Color bg)
 {
     return 0.299 * bg.r + 0.587 * bg.g + 0.114 * bg.b > 140 ? VIZ_INK : (SDL_Color){255, 255, 255, 255};

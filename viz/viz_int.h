@@ -99,6 +99,10 @@ SDL_Color viz_ink_on(SDL_Color bg);
  * to as many rows as needed.  Returns the height it took. */
 typedef struct { SDL_Color col; const char *label; int outline; } VizLegendItem;
 int viz_legend(VizCanvas *c, VizBox area, const VizLegendItem *items, int n);
+/* The colour of a warp state (TRACE_STATE_*; VIZ_UNKNOWN outside), and a
+ * legend of all of them under Nsight Compute's names (returns its height). */
+SDL_Color viz_state_color(int state);
+int viz_state_legend(VizCanvas *c, VizBox area);
 
 /* ---- state (viz_state.c) ----------------------------------------------- */
 /* Load the traces of o and place the time at o->at_cycle.  false with err. */

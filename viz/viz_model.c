@@ -542,6 +542,10 @@ VizModel *viz_model_from_reader(TraceReader *r, const char *name, SimError *err)
             if (!model_add_tile(m, &e, i))
                 goto nomem;
             break;
+        case TRACE_EV_WARP_STATE:
+            if (!model_add_states(m, &e, i))
+                goto nomem;
+            break;
         case TRACE_EV_FAULT:
         case TRACE_EV_RACE:
             m->refs[i] = m->nfindings < MODEL_MAX_FINDINGS ? m->nfindings : VIZ_NEVER;
@@ -568,6 +572,7 @@ VizModel *viz_model_from_reader(TraceReader *r, const char *name, SimError *err)
     if (!index_sms(m))
         goto nomem;
     sort_n(m->issues, m->nissues, sizeof *m->issues, cmp_issue);
+    model_states_sort(m);
     sort_n(m->turns, m->nturns, sizeof *m->turns, cmp_turn);
     sort_n(m->smem, m->nsmem, sizeof *m->smem, cmp_mem);
     sort_n(m->gmem, m->ngmem, sizeof *m->gmem, cmp_mem);
@@ -632,5 +637,6 @@ void viz_model_free(VizModel *m)
     free(m->aaddrs);
     free(m->findings);
     model_tiles_free(m);
+    model_states_free(m);
     free(m);
 }

@@ -65,6 +65,10 @@ typedef struct {
     uint32_t bar_mask, bar_arrived;
     uint64_t bar_cycle;      /* when it arrived */
     uint64_t turns;          /* turns completed so far */
+    int stall;               /* timed traces (warp states): TRACE_STATE_* at the
+                                shown cycle (TRACE_STATE_SELECTED: issuing), -1
+                                when the trace does not say */
+    uint64_t stall_since;    /* the cycle that state began */
 } VizWarpState;
 
 /* One memory access (TRACE_EV_MEM) as stored. */
@@ -162,6 +166,13 @@ uint64_t viz_model_retired(const VizModel *m, uint32_t pos);
 /* ---- warps (level warps and up) --------------------------------------- */
 /* State of warp `warp` of `block` at pos. */
 void viz_model_warp_state(const VizModel *m, uint64_t block, uint32_t warp, uint32_t pos, VizWarpState *out);
+/* The trace carries warp states (written with the timing model). */
+bool viz_model_has_states(const VizModel *m);
+/* What warp `warp` of `block` did at cycle `cycle`: TRACE_STATE_* (SELECTED is
+ * issuing, the others Nsight Compute's stall reasons), *since (may be NULL)
+ * the cycle that run began; -1 when no state record covers that cycle (not
+ * dispatched, exited, or an untimed trace).  O(log records). */
+int viz_model_warp_stall(const VizModel *m, uint64_t block, uint32_t warp, uint64_t cycle, uint64_t *since);
 /* Threads of block arrived at barrier id and not yet released at pos. */
 uint32_t viz_model_barrier_waiting(const VizModel *m, uint64_t block, uint32_t id, uint32_t pos);
 

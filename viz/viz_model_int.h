@@ -15,6 +15,9 @@ typedef struct { uint64_t block; uint32_t warp, pos, pc, mask, file, line; } MIs
 typedef struct { uint64_t block; uint32_t warp, pos, count, pad; } MTurn;
 typedef struct { uint64_t block; uint32_t warp, pos, id, mask, arrived, rel; } MArrive;
 typedef struct { uint64_t block; uint32_t pos, id, released, pad; } MRelease;
+/* A warp-state record (event pos): runs first .. first + n - 1 cover cycles
+ * start..end. */
+typedef struct { uint64_t block, start, end; uint32_t warp, first, n, pos; } MState;
 typedef struct { uint64_t block; uint32_t warp, pos, pc, mask, member; uint8_t kind, mode; } MColl;
 /* A memory access: stride form (a = base, b = stride), or list form (a =
  * index of the first active lane's address in addrs, one per lane in mask). */
@@ -85,6 +88,10 @@ struct VizModel {
     VizTile *tiles; uint32_t ntiles, captiles;
     TraceTileElem *telems; uint32_t ntelems, captelems;
 
+    /* warp states of a timed trace (viz_states.c), by (block, warp, end) */
+    MState *states; uint32_t nstates, capstates;
+    uint8_t *run_state; uint32_t *run_cycles; uint32_t nruns, capruns;
+
     MSource sources[MODEL_MAX_SOURCES];
     uint32_t nsources;
 
@@ -94,6 +101,14 @@ struct VizModel {
 /* Keep tile record e (event pos) (viz_tiles.c): false when out of memory. */
 bool model_add_tile(VizModel *m, const TraceEvent *e, uint32_t pos);
 void model_tiles_free(VizModel *m);
+/* Keep warp-state record e, event pos (viz_states.c): false when out of
+ * memory; sort them once loaded (and point their events' refs at them);
+ * free them. */
+bool model_add_states(VizModel *m, const TraceEvent *e, uint32_t pos);
+void model_states_sort(VizModel *m);
+/* The text of state record ref (an index into m->states) for an event line. */
+void model_describe_states(const VizModel *m, uint32_t ref, char *buf, size_t cap);
+void model_states_free(VizModel *m);
 
 /* Order of two (block, warp, pos) keys: -1, 0, 1. */
 static inline int model_key_cmp(uint64_t b1, uint32_t w1, uint32_t p1, uint64_t b2, uint32_t w2, uint32_t p2)

@@ -229,6 +229,7 @@ void viz_model_warp_state(const VizModel *m, uint64_t block, uint32_t warp, uint
 {
     memset(out, 0, sizeof *out);
     out->file = TRACE_NONE;
+    out->stall = -1;
     uint64_t first = (uint64_t)warp * 32;
     out->threads = first >= m->threads_per_block ? 0 : m->threads_per_block - first > 32 ? 32
                                                                        : (uint32_t)(m->threads_per_block - first);
@@ -280,6 +281,8 @@ void viz_model_warp_state(const VizModel *m, uint64_t block, uint32_t warp, uint
     } else {
         out->state = out->turns > 0 ? VIZ_WARP_EXITED : VIZ_WARP_READY;
     }
+    if (m->nstates && !retired)
+        out->stall = viz_model_warp_stall(m, block, warp, viz_model_pos_cycle(m, pos), &out->stall_since);
 }
 
 uint32_t viz_model_barrier_waiting(const VizModel *m, uint64_t block, uint32_t id, uint32_t pos)
@@ -475,6 +478,9 @@ char *viz_model_describe_event(const VizModel *m, uint64_t i, char *buf, size_t 
                  a->warp * 32 + a->lane, trace_atom_op_name(a->op), a->addr, o, v);
         break;
     }
+    case TRACE_EV_WARP_STATE:
+        model_describe_states(m, ref, p, c);
+        break;
     case TRACE_EV_FAULT:
     case TRACE_EV_RACE: {
         const VizFinding *f = &m->findings[ref];
