@@ -206,7 +206,7 @@ bool xcheck_check_lesson_live(XcheckReport *rep, const char *slug, const char *r
     for (int k = 0; times && k < rec->n; k++)
         times[k] = rec->refs[k].time;
     if (ok && times)
-        xcheck_check_times(rep, sim, ls, n, times, unit, "the reference measured no time (it faulted)");
+        xcheck_check_times(rep, sim, ls, n, times, unit, "the reference measured no time for one of these launches (a fault, or no cuEvent time)");
     ok = ok && times;
     free(times);
     xcheck_report_lesson_end(rep);
