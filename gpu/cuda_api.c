@@ -58,6 +58,11 @@ const CudaApi *cuda_api_load(const char **why)
     SYM(cuGetErrorString, "cuGetErrorString");
     SYM(cuDriverGetVersion, "cuDriverGetVersion");
     SYM(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    SYM(cuEventCreate, "cuEventCreate");
+    SYM(cuEventRecord, "cuEventRecord");
+    SYM(cuEventSynchronize, "cuEventSynchronize");
+    SYM(cuEventElapsedTime, "cuEventElapsedTime");
+    SYM(cuEventDestroy, "cuEventDestroy_v2");
     *(void **)&api.cuLaunchCooperativeKernel = dlsym(h, "cuLaunchCooperativeKernel"); /* optional */
     loaded = true;
     return &api;

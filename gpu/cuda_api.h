@@ -15,6 +15,7 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef unsigned long long CUdeviceptr;
+typedef struct CUevent_st *CUevent;
 
 #define CUDA_SUCCESS 0
 #define CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT 16
@@ -63,6 +64,11 @@ typedef struct {
     CUresult (*cuGetErrorString)(CUresult, const char **);
     CUresult (*cuDriverGetVersion)(int *);
     CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int *, CUfunction, int, size_t);
+    CUresult (*cuEventCreate)(CUevent *, unsigned);
+    CUresult (*cuEventRecord)(CUevent, CUstream);
+    CUresult (*cuEventSynchronize)(CUevent);
+    CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent);
+    CUresult (*cuEventDestroy)(CUevent);
 } CudaApi;
 
 /* Load libcuda.so.1 and every entry point once.  NULL when impossible;

@@ -258,7 +258,6 @@ static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLau
     stats->blocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
     stats->threads = stats->blocks * nthreads;
     stats->warps = stats->blocks * ((nthreads + 31) / 32);
-    struct timespec t0, t1;
     if (cfg->cooperative) {
         /* the simulator's rule and words (device_sim.c), checked here first:
          * the driver's own refusal names no numbers */
@@ -275,16 +274,47 @@ static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLau
                                  "cudaErrorCooperativeLaunchTooLarge", (unsigned long long)stats->blocks,
                                  d->base.sm_count, per_sm, (unsigned long long)fit);
     }
+    /* The kernel's own time: events recorded on the launch's stream just
+     * before and after it (cuEventElapsedTime), not host wall time, which
+     * adds the launch call and the synchronisation (several us: more than a
+     * small lesson kernel takes).  The events change nothing in the PTX (one
+     * PTX text on both sides, unlike %globaltimer read inside the kernel).
+     * An event that cannot be made only leaves kernel_ms 0. */
+    CUevent e0 = NULL, e1 = NULL;
+    if (api->cuEventCreate(&e0, 0) != CUDA_SUCCESS || api->cuEventCreate(&e1, 0) != CUDA_SUCCESS ||
+        api->cuEventRecord(e0, NULL) != CUDA_SUCCESS) {
+        if (e0)
+            api->cuEventDestroy(e0);
+        if (e1)
+            api->cuEventDestroy(e1);
+        e0 = e1 = NULL;
+    }
+    struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    if (cfg->cooperative)
-        CHECK(d, err, api->cuLaunchCooperativeKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x,
-                                                     cfg->block.y, cfg->block.z, cfg->smem, NULL, args));
-    else
-        CHECK(d, err, api->cuLaunchKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x, cfg->block.y,
-                                          cfg->block.z, cfg->smem, NULL, args, NULL));
+    CUresult lr = cfg->cooperative
+                      ? api->cuLaunchCooperativeKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x,
+                                                       cfg->block.y, cfg->block.z, cfg->smem, NULL, args)
+                      : api->cuLaunchKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x, cfg->block.y,
+                                            cfg->block.z, cfg->smem, NULL, args, NULL);
+    if (lr != CUDA_SUCCESS) {
+        if (e0) {
+            api->cuEventDestroy(e0);
+            api->cuEventDestroy(e1);
+        }
+        return drv_fail(d, err, cfg->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", lr);
+    }
+    bool timed = e0 && api->cuEventRecord(e1, NULL) == CUDA_SUCCESS;
     CUresult r = api->cuCtxSynchronize();
     clock_gettime(CLOCK_MONOTONIC, &t1);
     stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    float ms = 0;
+    if (timed && r == CUDA_SUCCESS && api->cuEventSynchronize(e1) == CUDA_SUCCESS &&
+        api->cuEventElapsedTime(&ms, e0, e1) == CUDA_SUCCESS)
+        stats->kernel_ms = ms;
+    if (e0 && r == CUDA_SUCCESS) { /* a faulted context is gone, its events with it */
+        api->cuEventDestroy(e0);
+        api->cuEventDestroy(e1);
+    }
     if (r == CUDA_SUCCESS)
         return SIM_OK;
     const char *kind = fault_kind(r);

@@ -142,7 +142,7 @@ static int live(Ctx *x, char *saved, size_t saved_cap)
         fprintf(x->o->err, "warpsim xcheck: no lesson to check\n");
         goto out;
     }
-    rc = x->rep->mismatches ? 1 : 0;
+    rc = x->rep->mismatches || x->rep->time_fails ? 1 : 0;
     if (x->o->record_dir) {
         char path[XCHECK_PATH_MAX], msg[1600];
         if (!xcheck_recording_save(x->o->record_dir, &rec, path, sizeof path, msg, sizeof msg)) {
@@ -195,10 +195,22 @@ static int recorded_file(Ctx *x, const char *path, bool first)
             break;
         }
         const char *note = hash == L->ptx_hash ? "" : "kernel.ptx changed since this recording; record it again";
-        if (!xcheck_check_lesson_recorded(x->rep, rec.info.arch, desc, note, &xs, L, msg, sizeof msg)) {
+        /* the lesson's time claims as its xcheck.txt states them now */
+        XcheckLaunch *cl = NULL;
+        int ncl = 0;
+        char cpath[1400];
+        snprintf(cpath, sizeof cpath, "%s/%s/xcheck.txt", x->root, L->slug);
+        if (has_xcheck(x, L->slug) && !xcheck_read_file(cpath, &cl, &ncl, msg, sizeof msg)) {
+            fprintf(x->o->err, "warpsim xcheck: %s\n", msg);
+            rc = 2;
+        } else if (!xcheck_check_lesson_recorded(x->rep, rec.info.arch, desc, note, &xs, L, cl, ncl, msg,
+                                                 sizeof msg)) {
             fprintf(x->o->err, "warpsim xcheck: %s: %s\n", path, msg);
             rc = 2;
         }
+        for (int k = 0; k < ncl; k++)
+            xcheck_launch_free(&cl[k]);
+        free(cl);
         free((char *)xs.ptx);
     }
     xcheck_report_recording_end(x->rep);
@@ -228,7 +240,7 @@ static int recorded(Ctx *x)
     if (rc == 2)
         return 2;
     xcheck_report_recorded_end(x->rep, nf);
-    return x->rep->mismatches ? 1 : 0;
+    return x->rep->mismatches || x->rep->time_fails ? 1 : 0;
 }
 
 /* The lessons folder, or false (said on o->err). */

@@ -92,6 +92,10 @@ typedef struct {
     uint64_t static_smem;     /* bytes of static shared memory */
     uint64_t local_bytes;     /* bytes of local memory per thread */
     double seconds;           /* host wall time of the launch */
+    double kernel_ms;         /* gpu: the kernel's own time, cuEvent elapsed time
+                                 between events recorded around the launch on its
+                                 stream (ms, about 0.5 us resolution); 0 unknown
+                                 and on the simulator (its time is cycles) */
     uint64_t printf_dropped;  /* bytes of printf output dropped past the first
                                  DEVICE_PRINTF_MAX (0: the output is whole) */
     DeviceTiming timing;      /* .on only when the launch ran with timing */

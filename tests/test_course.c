@@ -271,6 +271,44 @@ static void test_lesson4_harness_runs_its_steps(void **st)
     free(r);
 }
 
+/* Lesson 4's section 3: step 6's experiment in the timing model, simulated
+ * achieved occupancy beside the theoretical and the H100's measured one;
+ * the simulator's cycles move the H100's way (computed each run), and
+ * `warpsim xcheck 4` judges the time claim xcheck.txt states. */
+static void test_lesson4_shows_simulated_against_measured_occupancy(void **st)
+{
+    (void)st;
+    int rc;
+    char *t = run_lesson("4", &rc);
+    const char *s3 = strstr(t, "3. Simulated vs measured occupancy");
+    if (rc != 0 || !s3)
+        fail_msg("lesson 4 returned %d:\n%s", rc, t);
+    double theo[2], ach[2], hocc[2], hcyc[2];
+    unsigned long long cyc[2];
+    static const char *const rows[] = {"     1 block per SM ", "     8 blocks per SM "};
+    for (int k = 0; k < 2; k++) {
+        const char *r = strstr(s3, rows[k]);
+        assert_non_null(r);
+        r += strlen(rows[k]);
+        if (sscanf(r, " %lf%% %lf%% %llu %lf%% %lf", &theo[k], &ach[k], &cyc[k], &hocc[k], &hcyc[k]) != 5)
+            fail_msg("row: %.120s", r);
+    }
+    assert_true(theo[0] == 12.5 && theo[1] == 100.0);
+    assert_true(ach[0] > 0 && ach[0] <= theo[0] && ach[1] <= theo[1] && ach[1] > 2 * ach[0]);
+    assert_true(cyc[0] > cyc[1]);
+    assert_true(hocc[0] == 12.2 && hocc[1] == 91.5 && hcyc[0] == 93614 && hcyc[1] == 17477);
+    assert_non_null(strstr(s3, "1 block per SM is "));
+    assert_null(strstr(s3, "DIFFERS"));
+    free(t);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s xcheck 4 --backend sim 2>&1", warpsim());
+    char *out = run_cmd(cmd);
+    if (!strstr(out, "time: scale_pad (line 24) faster than scale_pad (line 23) by 1.5x") ||
+        !strstr(out, "1 time claim judged, 0 failing") || !strstr(out, " 0 mismatches"))
+        fail_msg("%s", out);
+    free(out);
+}
+
 /* `warpsim lesson 3` ends with the stepper and visualizer commands (the
  * command takes them from the README's first `warpsim step` line). */
 static void test_lesson3_command_offers_the_stepper_and_visualizer(void **st)
@@ -443,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_lesson2_activemask_vs_ballot_explores_to_one_result),
         cmocka_unit_test(test_lesson4_step_and_occupancy_claims_hold),
         cmocka_unit_test(test_lesson4_harness_runs_its_steps),
+        cmocka_unit_test(test_lesson4_shows_simulated_against_measured_occupancy),
         cmocka_unit_test(test_lesson3_command_offers_the_stepper_and_visualizer),
         cmocka_unit_test(test_coverage_table_has_97_rows_and_real_steps),
     };

@@ -218,6 +218,46 @@ static void test_lessons23_xcheck_lines_parse_and_run(void **st)
         fail_msg("warpsim xcheck 02-warps 03-atomics --backend sim:\n%s", out);
     assert_non_null(strstr(out, "0 mismatches"));
     assert_null(strstr(out, "fault"));
+    /* lesson 3's time claims: judged on both sides (a second simulator
+     * stands in for the GPU), every one holding */
+    assert_non_null(strstr(out, "time: sum_warp_f32 (line 32) faster than sum_atomic_f32 (line 31) by 5x"));
+    assert_non_null(strstr(out, "time: sum_block_f32 (line 33) faster than sum_atomic_f32 (line 31) by 10x"));
+    assert_non_null(strstr(out, "2 time claims judged, 0 failing"));
+    assert_null(strstr(out, "FAILS"));
+}
+
+/* Lesson 3 shows the contention experiment in the timing model's cycles
+ * beside the H100's recorded ones, each reduction faster than the one
+ * before it (computed by the simulator each run). */
+static void test_lesson3_shows_simulated_cycles_beside_the_h100(void **st)
+{
+    (void)st;
+    int rc;
+    char *t = run_lesson(3, &rc);
+    const char *at = strstr(t, "simulated cycles   faster   achieved occ.   an H100, cycles");
+    assert_non_null(at);
+    unsigned long long cyc[3];
+    double fast[3], hfast[3];
+    static const char *const rows[] = {"     sum_atomic_f32 ", "     sum_warp_f32 ", "     sum_block_f32 "};
+    for (int k = 0; k < 3; k++) {
+        const char *r = strstr(at, rows[k]);
+        assert_non_null(r);
+        char name[32];
+        double occ;
+        if (sscanf(r, "%31s %llu %lfx %lf%%", name, &cyc[k], &fast[k], &occ) != 4)
+            fail_msg("row: %.120s", r);
+        const char *h = strstr(r, ")");
+        assert_non_null(h);
+        assert_int_equal(sscanf(h + 1, " %lfx", &hfast[k]), 1);
+        assert_true(occ > 0 && occ <= 100);
+        const char *eol = strchr(r, '\n');
+        assert_true(eol && !memmem(r, (size_t)(eol - r), "DIFFERS", 7));
+    }
+    assert_true(cyc[0] > cyc[1] && cyc[1] > cyc[2]);
+    assert_true(fast[1] > 1 && fast[2] > fast[1]);
+    assert_true(hfast[1] > 20 && hfast[1] < 22 && hfast[2] > 40 && hfast[2] < 41); /* 309198/14545, /7692 */
+    assert_non_null(strstr(at, "309,198 (atomic_bins, 1 bin)"));
+    free(t);
 }
 
 static void test_lessons_2_and_3_are_listed(void **st)
@@ -244,6 +284,7 @@ int main(void)
         cmocka_unit_test(test_lesson3_wrong_scope_is_reported),
         cmocka_unit_test(test_lesson3_harness_exits_0),
         cmocka_unit_test(test_lessons23_xcheck_lines_parse_and_run),
+        cmocka_unit_test(test_lesson3_shows_simulated_cycles_beside_the_h100),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,7 +212,7 @@ static void test_recorded_agrees_with_the_simulator(void **s)
 {
     (void)s;
     assert_int_equal(run("xcheck --recorded " DIR "/hw"), 0);
-    assert_non_null(strstr(out, "107 launches checked against 1 recording, 0 mismatches"));
+    assert_non_null(strstr(out, "112 launches checked against 1 recording, 0 mismatches"));
     assert_non_null(strstr(out, "below:10000 holds (sim yes, 2/2 runs)"));
     assert_int_equal(run("xcheck --recorded " REC " 1 --json"), 0);
     assert_true(out[0] == '{');
@@ -435,7 +435,7 @@ static void test_library_checks_saves_and_rechecks_a_lesson(void **s)
     /* the recording, checked against the simulator, agrees; a tampered launch line is refused */
     f = open_memstream(&text, &tlen);
     xcheck_report_init(&rep, f, false);
-    assert_true(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", &xs, &back.lessons[0], msg, sizeof msg));
+    assert_true(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", &xs, &back.lessons[0], NULL, 0, msg, sizeof msg));
     assert_int_equal(rep.launches, n);
     assert_int_equal(rep.mismatches, 0);
     /* the same report, byte for byte, with three threads side by side */
@@ -447,7 +447,7 @@ static void test_library_checks_saves_and_rechecks_a_lesson(void **s)
         xcheck_report_init(&rk, g, false);
         XcheckSim xk = xs;
         xk.threads = 3;
-        assert_true(xcheck_check_lesson_recorded(&rk, "sm_90", "test", "", k ? &xk : &xs, &back.lessons[0], msg,
+        assert_true(xcheck_check_lesson_recorded(&rk, "sm_90", "test", "", k ? &xk : &xs, &back.lessons[0], NULL, 0, msg,
                                                  sizeof msg));
         fclose(g);
         assert_int_equal(rk.launches, n);
@@ -459,7 +459,7 @@ static void test_library_checks_saves_and_rechecks_a_lesson(void **s)
     free(back.lessons[0].refs[1].line);
     back.lessons[0].refs[1].line = strdup("--kernel k --grid 1");
     xs.threads = 2; /* the launch before the bad line still runs and is reported */
-    assert_false(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", &xs, &back.lessons[0], msg, sizeof msg));
+    assert_false(xcheck_check_lesson_recorded(&rep, "sm_90", "test", "", &xs, &back.lessons[0], NULL, 0, msg, sizeof msg));
     assert_non_null(strstr(msg, "lesson 01-threads-and-races, launch 1: "));
     assert_int_equal(rep.launches, n + 1); /* launch 0 was reported before the bad line */
     fclose(f);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "occupancy.h"
 #include "source.h"
@@ -18,6 +19,7 @@ void xcheck_launch_free(XcheckLaunch *l)
     launch_tokens_free(l->toks);
     free(l->line);
     memset(l, 0, sizeof *l);
+    l->than = -1;
 }
 
 static bool parse_crit(const char *w, XcheckCrit *c, char *msg, size_t cap)
@@ -50,9 +52,58 @@ static bool parse_crit(const char *w, XcheckCrit *c, char *msg, size_t cap)
     return false;
 }
 
+/* The column (1-based) of word w in line at or after column from; 0 when absent. */
+static int column_of(const char *line, const char *w, int from)
+{
+    size_t n = strlen(line);
+    if (from < 1 || (size_t)from > n + 1)
+        return 0;
+    const char *p = strstr(line + from - 1, w);
+    return p ? (int)(p - line) + 1 : 0;
+}
+
+/* faster-than LINE [BY R]: t[1..] into out; the index of the first launch
+ * option, or -1 with msg ("column C: ..."). */
+static int parse_faster(const char *line, char **t, int n, XcheckLaunch *out, char *msg, size_t cap)
+{
+    int c0 = column_of(line, "faster-than", 1);
+    out->than_col = c0 + 12;
+    if (n < 2 || !strncmp(t[1], "--", 2)) {
+        snprintf(msg, cap, "column %d: faster-than: expected the line number of the launch it beats", out->than_col);
+        return -1;
+    }
+    out->than_col = column_of(line, t[1], c0 + 11);
+    char *end;
+    long v = strtol(t[1], &end, 10);
+    if (end == t[1] || *end || v < 1 || v > 1000000) {
+        snprintf(msg, cap, "column %d: faster-than '%s': expected a line number (1, 2, ...)", out->than_col, t[1]);
+        return -1;
+    }
+    out->than_line = (int)v;
+    out->by = 1;
+    if (n < 3 || strcasecmp(t[2], "BY"))
+        return 2;
+    int cb = column_of(line, t[2], out->than_col + (int)strlen(t[1]));
+    out->by_col = cb + 3;
+    if (n < 4 || !strncmp(t[3], "--", 2)) {
+        snprintf(msg, cap, "column %d: faster-than %s BY: expected a factor (2, 1.5, ...)", out->by_col, t[1]);
+        return -1;
+    }
+    out->by_col = column_of(line, t[3], cb + 2);
+    double r = strtod(t[3], &end);
+    if (end == t[3] || *end || !(r >= 1) || r > 1e9) {
+        snprintf(msg, cap, "column %d: BY '%s': expected a factor of at least 1 (2: at most half the time)",
+                 out->by_col, t[3]);
+        return -1;
+    }
+    out->by = r;
+    return 4;
+}
+
 int xcheck_parse_line(const char *line, XcheckLaunch *out, char *msg, size_t cap)
 {
     memset(out, 0, sizeof *out);
+    out->than = -1;
     launch_spec_init(&out->spec);
     char **t;
     int n = launch_tokenize(line, &t, msg, cap);
@@ -62,11 +113,17 @@ int xcheck_parse_line(const char *line, XcheckLaunch *out, char *msg, size_t cap
     }
     out->toks = t;
     int i = 0;
-    if (!strcmp(t[0], "exact")) {
-        i = 1;
-    } else if (!strcmp(t[0], "order-dependent")) {
+    if (!strcmp(t[0], "faster-than") && (i = parse_faster(line, t, n, out, msg, cap)) < 0)
+        goto fail;
+    if (i >= n) {
+        snprintf(msg, cap, "faster-than %s: expected the launch (--kernel ...) after it", t[1]);
+        goto fail;
+    }
+    if (!strcmp(t[i], "exact")) {
+        i++;
+    } else if (!strcmp(t[i], "order-dependent")) {
         out->order_dependent = true;
-        for (i = 1; i < n && strncmp(t[i], "--", 2); i++) {
+        for (i++; i < n && strncmp(t[i], "--", 2); i++) {
             char *end;
             long a = strtol(t[i], &end, 10);
             if (end != t[i] && !*end) {
@@ -86,8 +143,8 @@ int xcheck_parse_line(const char *line, XcheckLaunch *out, char *msg, size_t cap
             snprintf(msg, cap, "order-dependent: name at least one buffer argument");
             goto fail;
         }
-    } else if (strncmp(t[0], "--", 2)) {
-        snprintf(msg, cap, "'%s': a line starts with exact, order-dependent or a --option", t[0]);
+    } else if (strncmp(t[i], "--", 2)) {
+        snprintf(msg, cap, "'%s': a line starts with exact, order-dependent, faster-than or a --option", t[i]);
         goto fail;
     }
     if (!launch_parse_tokens(&out->spec, n - i, t + i, msg, cap))
@@ -119,6 +176,64 @@ fail:
     return -1;
 }
 
+/* "path:L: m", and when m starts with "column C: " the line and a caret
+ * under column C after it. */
+static void with_caret(char *msg, size_t cap, const char *path, int lineno, const char *line, const char *m)
+{
+    int col = 0, used = 0;
+    if (sscanf(m, "column %d: %n", &col, &used) < 1 || !used || col < 1)
+        col = 0;
+    size_t ll = strcspn(line, "\r\n");
+    if (!col || (size_t)col > ll + 1) {
+        snprintf(msg, cap, "%s:%d: %s", path, lineno, m);
+        return;
+    }
+    char pad[1024];
+    int k = 0;
+    for (; k < col - 1 && k < (int)sizeof pad - 1; k++)
+        pad[k] = line[k] == '\t' ? '\t' : ' ';
+    pad[k] = 0;
+    snprintf(msg, cap, "%s:%d:%d: %s\n    %.*s\n    %s^", path, lineno, col, m + used, (int)ll, line, pad);
+}
+
+/* The text of line lineno (1-based) of text[0..len), into buf. */
+static void line_text(const char *text, size_t len, int lineno, char *buf, size_t cap)
+{
+    const char *p = text, *e = text + len;
+    for (int k = 1; k < lineno && p < e; k++) {
+        const char *nl = memchr(p, '\0', (size_t)(e - p)); /* read_file cut the lines at '\n' */
+        p = nl ? nl + 1 : e;
+    }
+    snprintf(buf, cap, "%.*s", (int)strnlen(p, (size_t)(e - p)), p);
+}
+
+/* Point each faster-than at its launch and mark both timed. */
+static bool resolve_claims(const char *path, const char *text, size_t len, XcheckLaunch *ls, int n, char *msg,
+                           size_t cap)
+{
+    for (int i = 0; i < n; i++) {
+        XcheckLaunch *l = &ls[i];
+        if (!l->than_line)
+            continue;
+        for (int k = 0; k < n; k++)
+            if (ls[k].lineno == l->than_line)
+                l->than = k;
+        const char *why = l->than < 0 ? "is not a launch line of this file"
+                          : l->than == i ? "is this line itself: a launch is not faster than itself"
+                                         : NULL;
+        if (why) {
+            char line[1024], m[512];
+            line_text(text, len, l->lineno, line, sizeof line);
+            snprintf(m, sizeof m, "column %d: faster-than %d: line %d %s", l->than_col, l->than_line,
+                     l->than_line, why);
+            with_caret(msg, cap, path, l->lineno, line, m);
+            return false;
+        }
+        l->timed = ls[l->than].timed = true;
+    }
+    return true;
+}
+
 bool xcheck_read_file(const char *path, XcheckLaunch **out, int *n, char *msg, size_t cap)
 {
     size_t len;
@@ -145,13 +260,14 @@ bool xcheck_read_file(const char *path, XcheckLaunch **out, int *n, char *msg, s
         char m[512];
         int r = xcheck_parse_line(p, &(*out)[*n], m, sizeof m);
         if (r < 0) {
-            snprintf(msg, cap, "%s:%d: %s", path, lineno + 1, m);
+            with_caret(msg, cap, path, lineno + 1, p, m);
             ok = false;
         } else if (r > 0) {
             (*out)[(*n)++].lineno = lineno + 1;
         }
         p = nl ? nl + 1 : text + len;
     }
+    ok = ok && resolve_claims(path, text, len, *out, *n, msg, cap);
     free(text);
     if (!ok) {
         for (int i = 0; i < *n; i++)

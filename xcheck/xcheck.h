@@ -9,9 +9,15 @@
  * xcheck.txt: one launch per line in `warpsim run` syntax, '#' comments:
  *   [exact] --kernel K --grid G --block B [--smem S] --arg SPEC ...
  *   order-dependent ARG CRIT... [ARG CRIT...] --kernel K ...
+ *   faster-than LINE [BY R] [exact | order-dependent ...] --kernel K ...
  * CRIT (every element of buffer argument ARG, on the simulator and on every
  * hardware run): below:V (< V), above:V (> V), range:LO,HI (LO <= x <= HI),
- * any (only reported).  An ARG with no CRIT is `any`. */
+ * any (only reported).  An ARG with no CRIT is `any`.
+ * faster-than: a time claim -- this launch (compared as the rest of its
+ * line says, exact without more) takes at most 1/R of the time of the launch on line LINE of the same file
+ * (R >= 1, default 1: simply faster).  It is judged on the simulator from
+ * the timing model's cycles and on the reference from its measured time
+ * (xcheck_check_times). */
 #ifndef WARPSIM_XCHECK_H
 #define WARPSIM_XCHECK_H
 
@@ -45,6 +51,12 @@ typedef struct {
     int nod;
     LaunchSpec spec;
     char **toks;                    /* tokens spec points into (owned) */
+    int than_line;                  /* faster-than LINE: that line, 0 none */
+    double by;                      /* ... BY R (1 without) */
+    int than_col, by_col;           /* columns of LINE and R (messages) */
+    int than;                       /* xcheck_read_file: the index of that launch, -1 none */
+    bool timed;                     /* xcheck_read_file: a time claim names it (it runs with
+                                       the timing model; the reference measures it) */
 } XcheckLaunch;
 
 /* Parse one xcheck.txt line.  Returns 1 with *out filled, 0 for a blank or
@@ -54,7 +66,9 @@ int xcheck_parse_line(const char *line, XcheckLaunch *out, char *msg, size_t cap
 void xcheck_launch_free(XcheckLaunch *l);
 
 /* Read a whole xcheck.txt: *out a malloc'd array of *n launches (free each,
- * then the array).  false with msg "path:line: ..." on the first bad line. */
+ * then the array), each faster-than resolved (than, timed).  false with msg
+ * "path:line: ..." on the first bad line; when the column is known the
+ * message goes on with the line and a caret under that column. */
 bool xcheck_read_file(const char *path, XcheckLaunch **out, int *n, char *msg, size_t cap);
 
 /* The order-dependent criterion for arg, or NULL when arg compares exactly. */
@@ -95,6 +109,10 @@ typedef struct {
     long long static_smem;          /* bytes, -1 unknown */
     long long local_bytes;          /* bytes per thread, -1 unknown */
     int api_blocks;                 /* cuOccupancyMaxActiveBlocksPerMultiprocessor, -1 unknown */
+    double time;                    /* the launch's time: the median over the runs of a timed
+                                       launch; -1 unknown (an older recording, a fault) */
+    char time_unit[8];              /* "ms" (a GPU: cuEvent elapsed time) or "cycles" (a
+                                       second simulator: the timing model) */
     XcheckRefBuf bufs[LAUNCH_MAX_ARGS];
     int nbufs;
 } XcheckRef;
@@ -201,14 +219,18 @@ typedef struct {
     bool json;                      /* one JSON object (begin ... end) instead of text */
     bool first_lesson;              /* JSON: no comma before the next lesson */
     int launches, mismatches;       /* launches reported so far, and those that disagreed */
+    int times, time_fails;          /* time claims judged, and those that failed */
+    bool in_times;                  /* JSON: the lesson's "times" array is open */
 } XcheckReport;
 
 /* Run l on the reference device: nruns times when it is order-dependent
- * (at most XCHECK_MAX_RUNS; stopping at the first fault, which ends a GPU
- * context), once otherwise; fill *ref (free with xcheck_ref_free): buffers,
- * registers, static shared memory, the fault kind ("launch-error" when it
- * could not launch), and the occupancy API's blocks per SM (on a second
- * simulator the model stands in). */
+ * or timed (at most XCHECK_MAX_RUNS; stopping at the first fault, which ends
+ * a GPU context), once otherwise; fill *ref (free with xcheck_ref_free):
+ * buffers, registers, static shared memory, the fault kind ("launch-error"
+ * when it could not launch), the occupancy API's blocks per SM (on a second
+ * simulator the model stands in), and the time: on a GPU the median of the
+ * runs' cuEvent times (DeviceStats.kernel_ms; every launch), on a second
+ * simulator the timing model's cycles (timed launches only). */
 void xcheck_run_reference(Device *dev, DeviceModule *mod, const XcheckLaunch *l, int nruns, XcheckRef *ref);
 
 /* What a recording says about the reference device: its name, driver and
@@ -247,11 +269,50 @@ bool xcheck_check_lesson_live(XcheckReport *rep, const char *slug, const char *r
 
 /* Check one recorded lesson: every launch line of L run on the simulator
  * (sim, side by side) and compared with what L recorded, reported to rep
- * in order; note ("" for none) is shown under the lesson header.  false
- * with msg ("lesson S, launch K: column 9: ...") when a recorded line does
- * not parse; the launches before it are reported. */
+ * in order; note ("" for none) is shown under the lesson header.  Then the
+ * time claims of claims[0..nclaims) (the lesson's xcheck.txt as it is now,
+ * xcheck_read_file; NULL, 0 for none), judged with the times L recorded for
+ * the same lines (none in recordings made before time claims: then the
+ * simulator's side alone, and the report says so).  false with msg
+ * ("lesson S, launch K: column 9: ...") when a recorded line does not
+ * parse; the launches before it are reported. */
 bool xcheck_check_lesson_recorded(XcheckReport *rep, const char *arch, const char *ref_desc, const char *note,
-                                  const XcheckSim *sim, const XcheckRecLesson *L, char *msg, size_t cap);
+                                  const XcheckSim *sim, const XcheckRecLesson *L, const XcheckLaunch *claims,
+                                  int nclaims, char *msg, size_t cap);
+
+/* ---- time claims (xcheck_time.c) ---- */
+
+/* One judged faster-than claim: launch i against launch than. */
+typedef struct {
+    int i, than;                    /* indexes into the lesson's launches */
+    SimStatus sst[2];               /* the simulator's timed runs of than and i */
+    uint64_t cycles[2];             /* their modelled cycles (than, i) */
+    double sim_ratio;               /* cycles[0] / cycles[1], 0 when not run */
+    bool sim_holds;
+    bool ref_known;                 /* the reference has both times */
+    double ref_time[2];             /* (than, i) */
+    double ref_ratio;
+    bool ref_holds;
+    bool ok;                        /* holds on the simulator and, when known, the reference */
+} XcheckTimeCmp;
+
+/* Judge the faster-than claims of ls[0..n) (xcheck_read_file resolved
+ * them): each launch a claim names runs once more on sim->dev with the
+ * timing model; ref_time[k] (-1 unknown) and unit are the reference's
+ * times of launch k, NULL when it has none.  Each claim is reported to rep
+ * (counted in rep->times and rep->time_fails); no_times ("" none) says why
+ * the reference's side is not judged.  Returns the number of claims. */
+int xcheck_check_times(XcheckReport *rep, const XcheckSim *sim, const XcheckLaunch *ls, int n,
+                       const double *ref_time, const char *unit, const char *no_times);
+
+/* The median of v[0..n) (n >= 1; v is sorted in place): the mean of the
+ * two middle values when n is even. */
+double xcheck_median(double *v, int n);
+
+/* Report one judged claim (text: a line per side; JSON: one object of the
+ * lesson's "times" array). */
+void xcheck_report_time(XcheckReport *rep, const XcheckLaunch *ls, const XcheckTimeCmp *c, const char *unit,
+                        const char *no_times);
 
 /* Save r as dir/<slug of its device>/xcheck.json, creating the folders;
  * path gets the file's path.  false with msg ("cannot create DIR/SLUG" or

@@ -67,8 +67,14 @@ bool xcheck_recording_write(const char *path, const XcheckRecording *r, char *ms
             else
                 fprintf(f, "null");
             fprintf(f, ",\n          \"regs\": %d,\n          \"static_smem\": %lld,\n          \"local_bytes\": %lld,\n"
-                       "          \"api_blocks_per_sm\": %d,\n          \"buffers\": [\n",
+                       "          \"api_blocks_per_sm\": %d,\n",
                     x->regs, x->static_smem, x->local_bytes, x->api_blocks);
+            if (x->time > 0) { /* optional: recordings before time claims have none */
+                fprintf(f, "          \"time\": %.9g,\n          \"time_unit\": ", x->time);
+                report_json_string(f, x->time_unit);
+                fprintf(f, ",\n");
+            }
+            fprintf(f, "          \"buffers\": [\n");
             for (int b = 0; b < x->nbufs; b++)
                 write_buf(f, &x->bufs[b], b + 1 == x->nbufs);
             fprintf(f, "          ]\n        }%s\n", k + 1 == L->n ? "" : ",");
@@ -167,6 +173,12 @@ static bool read_launch(const JsonValue *o, XcheckRef *x, const char **why)
     x->static_smem = (long long)json_get_number(o, "static_smem", -1);
     x->local_bytes = (long long)json_get_number(o, "local_bytes", -1);
     x->api_blocks = (int)json_get_number(o, "api_blocks_per_sm", -1);
+    x->time = json_get_number(o, "time", -1); /* absent in recordings made before time claims */
+    copy_str(x->time_unit, sizeof x->time_unit, o, "time_unit");
+    if (x->time > 0 && strcmp(x->time_unit, "ms") && strcmp(x->time_unit, "cycles")) {
+        *why = "time_unit must be \"ms\" or \"cycles\"";
+        return false;
+    }
     for (size_t b = 0; b < bufs->n; b++)
         if (!read_buf(&bufs->items[b], &x->bufs[x->nbufs++], why))
             return false;

@@ -217,7 +217,8 @@ void xcheck_report_lesson_end(XcheckReport *x)
 {
     FILE *f = x->f;
     if (x->json)
-        fprintf(f, "]}");
+        fprintf(f, "%s]}", x->in_times ? "" : "], \"times\": [");
+    x->in_times = false;
 }
 
 void xcheck_report_live_begin(XcheckReport *x, const XcheckDeviceInfo *info)
@@ -231,13 +232,15 @@ void xcheck_report_live_begin(XcheckReport *x, const XcheckDeviceInfo *info)
 
 void xcheck_report_live_end(XcheckReport *x)
 {
-    bool ok = !x->mismatches;
+    bool ok = !x->mismatches && !x->time_fails;
     if (x->json)
-        fprintf(x->f, "]}], \"launches\": %d, \"mismatches\": %d, \"ok\": %s}\n", x->launches, x->mismatches,
-                ok ? "true" : "false");
+        fprintf(x->f, "]}], \"launches\": %d, \"mismatches\": %d, \"time_claims\": %d, \"time_failures\": %d, "
+                      "\"ok\": %s}\n", x->launches, x->mismatches, x->times, x->time_fails, ok ? "true" : "false");
     else
         fprintf(x->f, "\n%d launch%s checked, %d mismatch%s\n", x->launches, x->launches == 1 ? "" : "es",
                 x->mismatches, x->mismatches == 1 ? "" : "es");
+    if (!x->json && x->times)
+        fprintf(x->f, "%d time claim%s judged, %d failing\n", x->times, x->times == 1 ? "" : "s", x->time_fails);
 }
 
 void xcheck_report_recorded_begin(XcheckReport *x)
@@ -272,12 +275,14 @@ void xcheck_report_recording_end(XcheckReport *x)
 
 void xcheck_report_recorded_end(XcheckReport *x, int nfiles)
 {
-    bool ok = !x->mismatches;
+    bool ok = !x->mismatches && !x->time_fails;
     if (x->json)
-        fprintf(x->f, "], \"launches\": %d, \"mismatches\": %d, \"ok\": %s}\n", x->launches, x->mismatches,
-                ok ? "true" : "false");
+        fprintf(x->f, "], \"launches\": %d, \"mismatches\": %d, \"time_claims\": %d, \"time_failures\": %d, "
+                      "\"ok\": %s}\n", x->launches, x->mismatches, x->times, x->time_fails, ok ? "true" : "false");
     else
         fprintf(x->f, "\n%d launch%s checked against %d recording%s, %d mismatch%s\n", x->launches,
                 x->launches == 1 ? "" : "es", nfiles, nfiles == 1 ? "" : "s", x->mismatches,
                 x->mismatches == 1 ? "" : "es");
+    if (!x->json && x->times)
+        fprintf(x->f, "%d time claim%s judged, %d failing\n", x->times, x->times == 1 ? "" : "s", x->time_fails);
 }

@@ -37,11 +37,22 @@ void xcheck_run_reference(Device *dev, DeviceModule *mod, const XcheckLaunch *l,
     ref->line = strdup(l->line);
     ref->regs = ref->api_blocks = -1;
     ref->static_smem = ref->local_bytes = -1;
-    int runs = l->order_dependent ? nruns : 1;
+    ref->time = -1;
+    bool gpu = gpu_is_gpu(dev), stand_in_timed = !gpu && l->timed;
+    snprintf(ref->time_unit, sizeof ref->time_unit, "%s", gpu ? "ms" : "cycles");
+    int runs = l->order_dependent || (gpu && l->timed) ? nruns : 1; /* modelled cycles do not vary */
+    double times[XCHECK_MAX_RUNS];
+    int ntimes = 0;
+    LaunchSpec spec = l->spec;
+    spec.timing = spec.timing || stand_in_timed;
     for (int k = 0; k < runs; k++) {
         LaunchResult r;
         char msg[512];
-        SimStatus st = launch_run(dev, mod, &l->spec, &r, msg, sizeof msg);
+        SimStatus st = launch_run(dev, mod, &spec, &r, msg, sizeof msg);
+        if (st == SIM_OK && gpu && r.stats.kernel_ms > 0)
+            times[ntimes++] = r.stats.kernel_ms;
+        else if (st == SIM_OK && stand_in_timed && r.stats.timing.on)
+            times[ntimes++] = (double)r.stats.cycles;
         if (st && st != SIM_ERR_FAULT) {
             snprintf(ref->fault, sizeof ref->fault, "launch-error");
             launch_result_free(&r);
@@ -71,9 +82,11 @@ void xcheck_run_reference(Device *dev, DeviceModule *mod, const XcheckLaunch *l,
         if (ref->fault[0])
             break; /* a faulted GPU context is gone */
     }
+    if (ntimes && !ref->fault[0])
+        ref->time = xcheck_median(times, ntimes);
     const char *entry = device_find_kernel(mod, l->spec.kernel, NULL);
     int block = (int)(l->spec.block.x * l->spec.block.y * l->spec.block.z), api = -1;
-    if (gpu_is_gpu(dev)) {
+    if (gpu) {
         if (entry && !ref->fault[0] && gpu_occupancy_max_active_blocks(mod, entry, block, l->spec.smem, &api, NULL))
             api = -1;
     } else {
@@ -188,6 +201,14 @@ bool xcheck_check_lesson_live(XcheckReport *rep, const char *slug, const char *r
     Take t = {.rep = rep, .arch = arch, .ls = ls, .refdev = refdev, .rm = rm, .runs = runs, .rec = rec};
     xcheck_report_lesson_begin(rep, slug, arch, ref_desc, "");
     bool ok = sim_runs(sim, ls, n, take_live, &t);
+    double *times = calloc(n ? (size_t)n : 1, sizeof *times);
+    const char *unit = n ? rec->refs[0].time_unit : "";
+    for (int k = 0; times && k < rec->n; k++)
+        times[k] = rec->refs[k].time;
+    if (ok && times)
+        xcheck_check_times(rep, sim, ls, n, times, unit, "the reference measured no time for one of these launches (a fault, or no cuEvent time)");
+    ok = ok && times;
+    free(times);
     xcheck_report_lesson_end(rep);
     return ok;
 }
@@ -198,8 +219,40 @@ static void take_recorded(void *user, int i, SimRun *s)
     xcheck_report_launch(t->rep, t->arch, &t->ls[i], s->st, &s->r, s->msg, &t->L->refs[i], i == 0);
 }
 
+/* Judge the time claims of cl[0..ncl) with the times L recorded for the
+ * same lines. */
+static bool recorded_times(XcheckReport *rep, const XcheckSim *sim, const XcheckRecLesson *L,
+                           const XcheckLaunch *cl, int ncl)
+{
+    bool any = false;
+    for (int k = 0; k < ncl; k++)
+        any |= cl[k].than_line > 0;
+    if (!any)
+        return true;
+    double *times = malloc((size_t)ncl * sizeof *times);
+    if (!times)
+        return false;
+    const char *unit = "";
+    bool some = false;
+    for (int k = 0; k < ncl; k++) {
+        times[k] = -1;
+        for (int j = 0; j < L->n; j++)
+            if (L->refs[j].line && !strcmp(L->refs[j].line, cl[k].line) && L->refs[j].time > 0) {
+                times[k] = L->refs[j].time;
+                unit = L->refs[j].time_unit;
+                some = true;
+            }
+    }
+    xcheck_check_times(rep, sim, cl, ncl, times, unit,
+                       some ? "the recording has no time for one of these lines (record again)"
+                            : "the recording has no times (made before time claims; record again)");
+    free(times);
+    return true;
+}
+
 bool xcheck_check_lesson_recorded(XcheckReport *rep, const char *arch, const char *ref_desc, const char *note,
-                                  const XcheckSim *sim, const XcheckRecLesson *L, char *msg, size_t cap)
+                                  const XcheckSim *sim, const XcheckRecLesson *L, const XcheckLaunch *claims,
+                                  int nclaims, char *msg, size_t cap)
 {
     bool ok = true;
     char why[1024];
@@ -217,6 +270,10 @@ bool xcheck_check_lesson_recorded(XcheckReport *rep, const char *arch, const cha
     }
     Take t = {.rep = rep, .arch = arch, .ls = ls, .L = L};
     if (!ls || !sim_runs(sim, ls, n, take_recorded, &t)) {
+        snprintf(msg, cap, "lesson %s: out of memory", L->slug);
+        ok = false;
+    }
+    if (ok && !recorded_times(rep, sim, L, claims, nclaims)) {
         snprintf(msg, cap, "lesson %s: out of memory", L->slug);
         ok = false;
     }

@@ -144,6 +144,95 @@ static bool run_scale_pad(Ctx *c, const LessonEnv *env, const char *arch, unsign
     return ran;
 }
 
+/* Step 6's experiment, simulated against measured: scale_pad over TN floats
+ * in TGRID blocks of 256 on an H100 (sm_90) under the timing model, with
+ * dynamic shared memory for 1 block per SM and for 8 -- the theoretical
+ * occupancy (the model), the simulated achieved occupancy and cycles --
+ * beside what an H100 measured for the same experiment on the timing
+ * suite's memory-bound stream_sum (traces/hw/timing-h100.json, family
+ * occupancy, launches b1 and b8 under Nsight Compute). */
+#define TN 270336
+#define TGRID 1056
+static bool occupancy_times(Ctx *c, const LessonEnv *env)
+{
+    static const unsigned smem[2] = {232448, 4};
+    static const double h100_occ[2] = {12.21, 91.54}, h100_cycles[2] = {93614, 17477};
+    LessonEnv e = *env;
+    e.arch = "sm_90";
+    Device *dev;
+    DeviceModule *mod;
+    if (!lesson_open(&e, &dev, &mod))
+        return false;
+    ArchTarget t;
+    SimError err;
+    sim_error_clear(&err);
+    float *in = malloc((size_t)TN * 4);
+    DevicePtr din = 0, dout = 0;
+    bool ok = in && !arch_resolve("sm_90", &t, &err);
+    if (ok) {
+        argspec_fill_rand(PTX_T_F32, 7, (uint8_t *)in, TN);
+        ok = lesson_upload(dev, in, (size_t)TN * 4, &din) && lesson_upload(dev, NULL, (size_t)TN * 4, &dout);
+    }
+    double theo[2] = {0}, achieved[2] = {0};
+    unsigned long long cyc[2] = {0};
+    for (int k = 0; k < 2 && ok; k++) {
+        float a = 2.5f;
+        int nn = TN;
+        void *args[] = {&din, &dout, &a, &nn};
+        DeviceLaunch cfg = {.grid = {TGRID, 1, 1}, .block = {256, 1, 1}, .smem = smem[k], .timing = true};
+        DeviceStats st;
+        DeviceFault fault = {0};
+        /* above 48 KB a kernel opts in, as cudaFuncSetAttribute(MaxDynamicSharedMemorySize) */
+        ok = (smem[k] <= 48 * 1024 ||
+              device_set_attr(mod, "scale_pad", DEVICE_ATTR_MAX_DYNAMIC_SMEM, (int)smem[k], &err) == SIM_OK) &&
+             lesson_launch_cfg(mod, "scale_pad", &cfg, args, &st, &fault) == SIM_OK && st.timing.on;
+        if (!ok)
+            fprintf(stderr, "warpsim lesson: scale_pad with %u bytes of shared memory under the timing model: %s\n",
+                    smem[k], err.msg[0] ? err.msg : fault.msg);
+        OccConfig oc;
+        occ_config_init(&oc);
+        oc.block_size = 256;
+        oc.regs_per_thread = st.regs_per_thread > 0 ? st.regs_per_thread : 0;
+        oc.smem_static = st.static_smem;
+        oc.smem_dynamic = smem[k];
+        OccResult r;
+        ok = ok && !occ_compute(t.arch, &oc, &r, &err);
+        if (ok) {
+            theo[k] = 100 * r.occupancy;
+            achieved[k] = 100 * st.timing.achieved_occupancy;
+            cyc[k] = (unsigned long long)st.cycles;
+        }
+    }
+    if (din)
+        device_free(dev, din, NULL);
+    if (dout)
+        device_free(dev, dout, NULL);
+    free(in);
+    device_close(dev);
+    if (!ok)
+        return false;
+    fprintf(c->o, "3. Simulated vs measured occupancy (README step 6: does the time move?).  scale_pad over\n"
+                  "   %d floats in %d blocks of 256 on an H100 (sm_90) in the timing model, with the\n"
+                  "   dynamic shared memory that leaves room for 1 block per SM, then 8; beside it, the same\n"
+                  "   experiment measured on an H100 with the timing suite's memory-bound stream_sum\n"
+                  "   (traces/hw/timing-h100.json, family occupancy, b1 and b8, Nsight Compute):\n\n"
+                  "                        theoretical   simulated: achieved   cycles    H100: achieved   cycles\n",
+            TN, TGRID);
+    for (int k = 0; k < 2; k++)
+        fprintf(c->o, "     %-17s %10.1f%%   %18.1f%%   %7llu   %13.1f%%   %6.0f\n",
+                k ? "8 blocks per SM" : "1 block per SM", theo[k], achieved[k], cyc[k], h100_occ[k], h100_cycles[k]);
+    bool dir = cyc[0] > cyc[1] && achieved[0] < achieved[1] && achieved[0] <= theo[0] + 0.05 &&
+               achieved[1] <= theo[1] + 0.05;
+    fprintf(c->o, "     1 block per SM is %.2fx slower in the simulator, %.2fx on the H100%s\n\n",
+            (double)cyc[0] / (double)cyc[1], h100_cycles[0] / h100_cycles[1], verdict(c, dir));
+    fprintf(c->o, "   Theoretical occupancy is the ceiling; achieved is what the warps held over time (blocks\n"
+                  "   start late and finish early, and the last wave is partial).  One load per thread waits\n"
+                  "   for memory; with 8 blocks per SM the waits overlap, with 1 they queue.  Here occupancy\n"
+                  "   was what limited the kernel.  xcheck.txt states the claim (faster-than ... BY 1.5) and\n"
+                  "   `warpsim xcheck 4` judges it on the simulator and on a GPU.\n\n");
+    return true;
+}
+
 int lesson04_run(const LessonEnv *env)
 {
     Ctx c = {.o = env->out};
@@ -167,15 +256,17 @@ int lesson04_run(const LessonEnv *env)
     if (!run_scale_pad(&c, env, "t4", 80, 40000, 20480) || !run_scale_pad(&c, env, "t4", 80, 4, 20480))
         return 2;
     fprintf(c.o, "\n   Answer: one wave -- 4 bytes leave room for 2 blocks per SM (16 of 32 warps), so all 80\n"
-                 "   are resident at once.  Faster?  Not here: this simulator's clock counts issue slots (4\n"
-                 "   warp instructions per SM per cycle) and has no memory latency for more warps to hide,\n"
-                 "   so both launches end at the same cycle.  Whether the time moves on a GPU is step 6's\n"
-                 "   experiment, and lesson 06's once warpsim has a cycle model.  The results are the same:\n"
+                 "   are resident at once.  Faster?  Not here: without --timing the simulator's clock counts\n"
+                 "   issue slots (4 warp instructions per SM per cycle) with no memory latency for more\n"
+                 "   warps to hide, so both launches end at the same cycle; section 3 asks the timing\n"
+                 "   model, which has that latency (step 6's experiment).  The results are the same:\n"
                  "   occupancy changes when blocks run, never what they compute.  Watch the waves:\n"
                  "   warpsim step %s/kernel.ptx --kernel scale_pad --gpu t4 --grid 80 --block 256 \\\n"
                  "       --smem 40000 --arg buf:f32[20480]=rand:1 --arg buf:f32[20480]=fill:0 --arg f32:2.5 \\\n"
                  "       --arg i32:20480      (then: info sms, focus block 40, step, info sms; viz gpu)\n\n",
             env->dir);
+    if (!occupancy_times(&c, env))
+        return 2;
     fprintf(c.o, "Try it yourself:\n"
                  "   warpsim occupancy --gpu h100-sxm --block 256 --ptx %s/kernel.ptx --kernel poly_eval --plot occ.png\n"
                  "Exercise: %s/exercise/README.md -- reach 75%% occupancy without changing a result.\n",
