@@ -160,8 +160,9 @@ static SimStatus gpu_load(Device *dd, const char *path, const char *text, size_t
 static SimStatus gpu_malloc(Device *dd, size_t bytes, DevicePtr *out, SimError *err)
 {
     GpuDevice *d = (GpuDevice *)dd;
-    if (usable(d, err))
-        return err->status;
+    SimStatus us = usable(d, err); /* err may be NULL: a caller that only wants the status */
+    if (us)
+        return us;
     CUdeviceptr p;
     CHECK(d, err, d->api->cuMemAlloc(&p, bytes ? bytes : 1));
     CHECK(d, err, d->api->cuMemsetD8(p, 0, bytes ? bytes : 1)); /* zeroed, as in the simulator */
@@ -172,8 +173,9 @@ static SimStatus gpu_malloc(Device *dd, size_t bytes, DevicePtr *out, SimError *
 static SimStatus gpu_free(Device *dd, DevicePtr p, SimError *err)
 {
     GpuDevice *d = (GpuDevice *)dd;
-    if (usable(d, err))
-        return err->status;
+    SimStatus us = usable(d, err); /* err may be NULL: a caller that only wants the status */
+    if (us)
+        return us;
     CHECK(d, err, d->api->cuMemFree(p));
     return SIM_OK;
 }
@@ -181,8 +183,9 @@ static SimStatus gpu_free(Device *dd, DevicePtr p, SimError *err)
 static SimStatus gpu_htod(Device *dd, DevicePtr dst, const void *src, size_t bytes, SimError *err)
 {
     GpuDevice *d = (GpuDevice *)dd;
-    if (usable(d, err))
-        return err->status;
+    SimStatus us = usable(d, err); /* err may be NULL: a caller that only wants the status */
+    if (us)
+        return us;
     CHECK(d, err, d->api->cuMemcpyHtoD(dst, src, bytes));
     return SIM_OK;
 }
@@ -190,8 +193,9 @@ static SimStatus gpu_htod(Device *dd, DevicePtr dst, const void *src, size_t byt
 static SimStatus gpu_dtoh(Device *dd, void *dst, DevicePtr src, size_t bytes, SimError *err)
 {
     GpuDevice *d = (GpuDevice *)dd;
-    if (usable(d, err))
-        return err->status;
+    SimStatus us = usable(d, err); /* err may be NULL: a caller that only wants the status */
+    if (us)
+        return us;
     CHECK(d, err, d->api->cuMemcpyDtoH(dst, src, bytes));
     return SIM_OK;
 }
@@ -199,8 +203,9 @@ static SimStatus gpu_dtoh(Device *dd, void *dst, DevicePtr src, size_t bytes, Si
 static SimStatus get_function(GpuModule *m, const char *entry, CUfunction *f, SimError *err)
 {
     GpuDevice *d = (GpuDevice *)m->base.dev;
-    if (usable(d, err))
-        return err->status;
+    SimStatus us = usable(d, err); /* err may be NULL: a caller that only wants the status */
+    if (us)
+        return us;
     CHECK(d, err, d->api->cuModuleGetFunction(f, m->mod, entry));
     return SIM_OK;
 }
@@ -210,8 +215,9 @@ static SimStatus gpu_set_attr(DeviceModule *mm, const char *entry, DeviceAttr a,
     GpuModule *m = (GpuModule *)mm;
     GpuDevice *d = (GpuDevice *)mm->dev;
     CUfunction f;
-    if (get_function(m, entry, &f, err))
-        return err->status;
+    SimStatus gs = get_function(m, entry, &f, err);
+    if (gs)
+        return gs;
     if (a == DEVICE_ATTR_MAX_DYNAMIC_SMEM)
         CHECK(d, err, d->api->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, value));
     else
@@ -243,8 +249,9 @@ static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLau
     GpuDevice *d = (GpuDevice *)mm->dev;
     const CudaApi *api = d->api;
     CUfunction f;
-    if (get_function(m, entry, &f, err))
-        return err->status;
+    SimStatus gs = get_function(m, entry, &f, err);
+    if (gs)
+        return gs;
     int regs = 0, ssmem = 0, lmem = 0;
     CHECK(d, err, api->cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, f));
     CHECK(d, err, api->cuFuncGetAttribute(&ssmem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f));
@@ -342,8 +349,9 @@ SimStatus gpu_occupancy_max_active_blocks(DeviceModule *mm, const char *entry, i
         return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, "the occupancy API needs a module loaded on a GPU");
     GpuDevice *d = (GpuDevice *)mm->dev;
     CUfunction f;
-    if (get_function((GpuModule *)mm, entry, &f, err))
-        return err->status;
+    SimStatus gs = get_function((GpuModule *)mm, entry, &f, err);
+    if (gs)
+        return gs;
     if (dyn_smem > 48 * 1024) /* as gpu_launch: opted in to exactly what the launch asks */
         CHECK(d, err, d->api->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)dyn_smem));
     CHECK(d, err, d->api->cuOccupancyMaxActiveBlocksPerMultiprocessor(out, f, block, dyn_smem));

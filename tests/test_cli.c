@@ -12,6 +12,10 @@
 
 #include <cmocka.h>
 
+#include "source.h"
+
+#include "json.h"
+
 #include "argspec.h"
 
 static const char *warpsim(void)
@@ -230,6 +234,34 @@ static void test_run_cooperative_launch_option(void **s)
     assert_non_null(strstr(out, "kernel fault: trap"));
 }
 
+/* The cooperative launch on the H100 (traces/hw/cooperative-h100.json, made
+ * with --backend gpu: cuLaunchCooperativeKernel) gave the simulator's
+ * buffers bit for bit. */
+static void test_run_cooperative_matches_the_h100(void **s)
+{
+    (void)s;
+    char msg[256];
+    size_t len;
+    char *rec = source_read_file("traces/hw/cooperative-h100.json", &len, msg, sizeof msg);
+    assert_non_null(rec);
+    JsonValue *g = json_parse(rec, len, msg, sizeof msg);
+    free(rec);
+    assert_non_null(g);
+    assert_string_equal(json_get_string(g, "backend"), "gpu");
+    assert_int_equal(run(out, sizeof out, "run tests/kernels/grid_sync.ptx --kernel _Z9two_phasePiS_i --grid 8 "
+                                          "--block 128 --arg buf:i32[1000]=iota --arg buf:i32[1000]=fill:0 "
+                                          "--arg i32:1000 --cooperative --json"), 0);
+    JsonValue *sim = json_parse(out, strlen(out), msg, sizeof msg);
+    assert_non_null(sim);
+    const JsonValue *gb = json_get(g, "buffers"), *sb = json_get(sim, "buffers");
+    assert_int_equal(gb->n, 2);
+    assert_int_equal(sb->n, gb->n);
+    for (size_t i = 0; i < gb->n; i++)
+        assert_string_equal(json_get_string(&sb->items[i], "hex"), json_get_string(&gb->items[i], "hex"));
+    json_free(sim);
+    json_free(g);
+}
+
 /* A tile kernel declares __launch_bounds__(tile::kThreads): --grid suffices. */
 static void test_run_without_block_takes_the_kernels_launch_bounds(void **s)
 {
@@ -334,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_run_bad_ptx_points_at_line_and_column),
         cmocka_unit_test(test_run_unsupported_instruction_is_named_at_launch),
         cmocka_unit_test(test_run_cooperative_launch_option),
+        cmocka_unit_test(test_run_cooperative_matches_the_h100),
         cmocka_unit_test(test_run_without_block_takes_the_kernels_launch_bounds),
         cmocka_unit_test(test_run_without_block_needs_declared_bounds),
         cmocka_unit_test(test_run_missing_file_is_status_2),

@@ -303,8 +303,7 @@ static void test_lesson4_shows_simulated_against_measured_occupancy(void **st)
     char cmd[256];
     snprintf(cmd, sizeof cmd, "%s xcheck 4 --backend sim 2>&1", warpsim());
     char *out = run_cmd(cmd);
-    if (!strstr(out, "time: scale_pad (line 24) faster than scale_pad (line 23) by 1.5x") ||
-        !strstr(out, "1 time claim judged, 0 failing") || !strstr(out, " 0 mismatches"))
+    if (strstr(out, "time claim") || !strstr(out, " 0 mismatches"))
         fail_msg("%s", out);
     free(out);
 }
