@@ -4,7 +4,10 @@
  * the GPU), which must find no mismatch.  The output is returned for
  * checks of its own.  And a lesson kernel that the H100's timing recording
  * describes must be the timing suite's kernel instruction for instruction:
- * expect_same_entry compares the two PTX entries.  Include after cmocka.h. */
+ * expect_same_entry compares the two PTX entries.  Also: a lesson's harness
+ * run into a string (lesson_output), a file read whole (lesson_read_text),
+ * and one figure of traces/hw/timing-h100.json (lesson_h100).  Include
+ * after cmocka.h. */
 #ifndef WARPSIM_TEST_LESSON_FIXTURE_H
 #define WARPSIM_TEST_LESSON_FIXTURE_H
 
@@ -13,6 +16,8 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "lesson.h"
+#include "source.h"
 #include "xcheck.h"
 
 static inline const char *lesson_xcheck_runs(const char *slug, int min)
@@ -40,6 +45,52 @@ static inline const char *lesson_xcheck_runs(const char *slug, int min)
         fail_msg("warpsim xcheck %s --backend sim:\n%s", slug, out);
     assert_non_null(strstr(out, " 0 mismatches"));
     return out;
+}
+
+/* What lesson `number`'s harness prints, run from folder dir on sm_90;
+ * its exit status in *rc.  The caller frees the text. */
+static inline char *lesson_output(const char *number, const char *dir, int *rc)
+{
+    const Lesson *l = lesson_find(number);
+    assert_non_null(l);
+    assert_non_null(l->run);
+    static char *text;            /* static: gcc takes the stream's pointer for a local's address */
+    static size_t len;
+    text = NULL;
+    len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    LessonEnv env = {.dir = dir, .arch = "sm_90", .out = f};
+    *rc = l->run(&env);
+    fclose(f);
+    return text;
+}
+
+/* The file at path, whole (the test fails when it cannot be read). */
+static inline char *lesson_read_text(const char *path)
+{
+    char msg[256];
+    size_t len;
+    char *t = source_read_file(path, &len, msg, sizeof msg);
+    if (!t)
+        fail_msg("%s", msg);
+    return t;
+}
+
+/* Figure key of launch `launch` in the text rec of traces/hw/timing-h100.json. */
+static inline double lesson_h100(const char *rec, const char *launch, const char *key)
+{
+    char want[96];
+    snprintf(want, sizeof want, "\"launch\": \"%s\"", launch);
+    const char *a = strstr(rec, want);
+    if (!a)
+        fail_msg("timing-h100.json has no launch %s", launch);
+    const char *end = strstr(a + 1, "\"launch\": ");
+    snprintf(want, sizeof want, "\"%s\": ", key);
+    const char *k = strstr(a, want);
+    if (!k || (end && k > end))
+        fail_msg("timing-h100.json: launch %s has no %s", launch, key);
+    return strtod(k + strlen(want), NULL);
 }
 
 /* Entry `name` of the PTX file at path, its instructions only: from its

@@ -20,31 +20,6 @@
 #include "source.h"
 #include "xcheck.h"
 
-static char *run_lesson06(int *rc)
-{
-    const Lesson *l = lesson_find("6");
-    assert_non_null(l);
-    assert_non_null(l->run);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    LessonEnv env = {.dir = "lessons/06-latency-throughput", .arch = "sm_90", .out = f};
-    *rc = l->run(&env);
-    fclose(f);
-    return text;
-}
-
-static char *read_text(const char *path)
-{
-    char msg[256];
-    size_t len;
-    char *t = source_read_file(path, &len, msg, sizeof msg);
-    if (!t)
-        fail_msg("%s", msg);
-    return t;
-}
-
 /* The README wraps its lines: compare with every run of spaces and newlines
  * as one space. */
 static char *squeeze(const char *s)
@@ -110,8 +85,8 @@ static void test_lesson06_every_claim_holds(void **st)
 {
     (void)st;
     int rc;
-    char *t = run_lesson06(&rc);
-    char *raw = read_text("lessons/06-latency-throughput/README.md");
+    char *t = lesson_output("6", "lessons/06-latency-throughput", &rc);
+    char *raw = lesson_read_text("lessons/06-latency-throughput/README.md");
     char *r = squeeze(raw);
     if (rc || strstr(t, "WRONG"))
         fail_msg("lesson06_run returned %d:\n%s", rc, t);
@@ -144,21 +119,6 @@ static void test_lesson06_every_claim_holds(void **st)
 }
 
 /* The number after "key": in launch `launch`'s object of the H100 recording. */
-static double h100(const char *rec, const char *launch, const char *key)
-{
-    char want[96];
-    snprintf(want, sizeof want, "\"launch\": \"%s\"", launch);
-    const char *a = strstr(rec, want);
-    if (!a)
-        fail_msg("timing-h100.json has no launch %s", launch);
-    const char *end = strstr(a + 1, "\"launch\": ");
-    snprintf(want, sizeof want, "\"%s\": ", key);
-    const char *k = strstr(a, want);
-    if (!k || (end && k > end))
-        fail_msg("timing-h100.json: launch %s has no %s", launch, key);
-    return strtod(k + strlen(want), NULL);
-}
-
 /* The number after "key": within the object of `name` in the microbenchmarks. */
 static double micro(const char *rec, const char *name, const char *key)
 {
@@ -178,9 +138,9 @@ static double micro(const char *rec, const char *name, const char *key)
 static void expect_row(const char *r, const char *rec, const char *launch)
 {
     char buf[96];
-    double c = h100(rec, launch, "cycles"), a = h100(rec, launch, "sm__cycles_active.avg");
+    double c = lesson_h100(rec, launch, "cycles"), a = lesson_h100(rec, launch, "sm__cycles_active.avg");
     snprintf(buf, sizeof buf, "(`%s`) | %d,%03d | %d,%03d | %.2f%% |", launch, (int)c / 1000, (int)c % 1000,
-             (int)(a + 0.5) / 1000, (int)(a + 0.5) % 1000, h100(rec, launch, "achieved_occupancy_pct"));
+             (int)(a + 0.5) / 1000, (int)(a + 0.5) % 1000, lesson_h100(rec, launch, "achieved_occupancy_pct"));
     if (!strstr(r, buf))
         fail_msg("README.md lacks the H100 row \"%s\"", buf);
 }
@@ -189,14 +149,14 @@ static void expect_row(const char *r, const char *rec, const char *launch)
 static void test_lesson06_h100_figures_are_recorded(void **st)
 {
     (void)st;
-    char *rec = read_text("traces/hw/timing-h100.json");
-    char *mb = read_text("traces/hw/timing-microbench-h100.json");
-    char *raw = read_text("lessons/06-latency-throughput/README.md");
+    char *rec = lesson_read_text("traces/hw/timing-h100.json");
+    char *mb = lesson_read_text("traces/hw/timing-microbench-h100.json");
+    char *raw = lesson_read_text("lessons/06-latency-throughput/README.md");
     char *r = squeeze(raw);
     expect_row(r, rec, "ilp1_w1");
     expect_row(r, rec, "ilp4_w1");
     expect_row(r, rec, "ilp1_w8");
-    double w1 = h100(rec, "ilp1_w1", "cycles"), i4 = h100(rec, "ilp4_w1", "cycles"), w8 = h100(rec, "ilp1_w8", "cycles");
+    double w1 = lesson_h100(rec, "ilp1_w1", "cycles"), i4 = lesson_h100(rec, "ilp4_w1", "cycles"), w8 = lesson_h100(rec, "ilp1_w8", "cycles");
     char buf[128];
     snprintf(buf, sizeof buf, "1 chain takes %.2fx the cycles of 4 chains on the H100, %.2fx those of 8 warps", w1 / i4,
              w1 / w8);

@@ -20,31 +20,6 @@
 #include "source.h"
 #include "xcheck.h"
 
-static char *run_lesson07(int *rc)
-{
-    const Lesson *l = lesson_find("7");
-    assert_non_null(l);
-    assert_non_null(l->run);
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    LessonEnv env = {.dir = "lessons/07-caches-carveout", .arch = "sm_90", .out = f};
-    *rc = l->run(&env);
-    fclose(f);
-    return text;
-}
-
-static char *read_text(const char *path)
-{
-    char msg[256];
-    size_t len;
-    char *t = source_read_file(path, &len, msg, sizeof msg);
-    if (!t)
-        fail_msg("%s", msg);
-    return t;
-}
-
 static void test_lesson07_is_listed(void **st)
 {
     (void)st;
@@ -80,8 +55,8 @@ static void test_lesson07_every_claim_holds(void **st)
 {
     (void)st;
     int rc;
-    char *t = run_lesson07(&rc);
-    char *r = read_text("lessons/07-caches-carveout/README.md");
+    char *t = lesson_output("7", "lessons/07-caches-carveout", &rc);
+    char *r = lesson_read_text("lessons/07-caches-carveout/README.md");
     if (rc || strstr(t, "WRONG"))
         fail_msg("lesson07_run returned %d:\n%s", rc, t);
     for (size_t i = 0; i < sizeof claims / sizeof *claims; i++) {
@@ -111,21 +86,6 @@ static void test_lesson07_every_claim_holds(void **st)
 }
 
 /* The number after "key": in launch `launch`'s object of the H100 recording. */
-static double h100(const char *rec, const char *launch, const char *key)
-{
-    char want[96];
-    snprintf(want, sizeof want, "\"launch\": \"%s\"", launch);
-    const char *a = strstr(rec, want);
-    if (!a)
-        fail_msg("timing-h100.json has no launch %s", launch);
-    const char *end = strstr(a + 1, "\"launch\": ");
-    snprintf(want, sizeof want, "\"%s\": ", key);
-    const char *k = strstr(a, want);
-    if (!k || (end && k > end))
-        fail_msg("timing-h100.json: launch %s has no %s", launch, key);
-    return strtod(k + strlen(want), NULL);
-}
-
 static void expect_in(const char *text, const char *fmt, double v)
 {
     char buf[64];
@@ -138,38 +98,38 @@ static void expect_in(const char *text, const char *fmt, double v)
 static void test_lesson07_h100_figures_are_recorded(void **st)
 {
     (void)st;
-    char *rec = read_text("traces/hw/timing-h100.json");
-    char *r = read_text("lessons/07-caches-carveout/README.md");
+    char *rec = lesson_read_text("traces/hw/timing-h100.json");
+    char *r = lesson_read_text("lessons/07-caches-carveout/README.md");
     const char *hit = "l1tex__t_sector_hit_rate.pct", *l2 = "lts__t_sector_hit_rate.pct";
-    double c0 = h100(rec, "c0", "cycles"), c50 = h100(rec, "c50", "cycles"), c100 = h100(rec, "c100", "cycles");
+    double c0 = lesson_h100(rec, "c0", "cycles"), c50 = lesson_h100(rec, "c50", "cycles"), c100 = lesson_h100(rec, "c100", "cycles");
     char buf[96];
-    snprintf(buf, sizeof buf, "| 0 | %.0f%% | %d,%03d | 1.00x |", h100(rec, "c0", hit), (int)c0 / 1000,
+    snprintf(buf, sizeof buf, "| 0 | %.0f%% | %d,%03d | 1.00x |", lesson_h100(rec, "c0", hit), (int)c0 / 1000,
              (int)c0 % 1000);
     if (!strstr(r, buf))
         fail_msg("README.md lacks the row \"%s\"", buf);
-    snprintf(buf, sizeof buf, "| 50 | %.2f%% | %d,%03d | %.2fx |", h100(rec, "c50", hit), (int)c50 / 1000,
+    snprintf(buf, sizeof buf, "| 50 | %.2f%% | %d,%03d | %.2fx |", lesson_h100(rec, "c50", hit), (int)c50 / 1000,
              (int)c50 % 1000, c50 / c0);
     if (!strstr(r, buf))
         fail_msg("README.md lacks the row \"%s\"", buf);
-    snprintf(buf, sizeof buf, "| 100 | %.2f%% | %d,%03d | %.2fx |", h100(rec, "c100", hit), (int)c100 / 1000,
+    snprintf(buf, sizeof buf, "| 100 | %.2f%% | %d,%03d | %.2fx |", lesson_h100(rec, "c100", hit), (int)c100 / 1000,
              (int)c100 % 1000, c100 / c0);
     if (!strstr(r, buf))
         fail_msg("README.md lacks the row \"%s\"", buf);
-    expect_in(r, "%.1f%% at carveout 0", h100(rec, "c0", l2));
-    expect_in(r, "%.2f%% at 100", h100(rec, "c100", l2));
-    double dram = h100(rec, "c0", "dram__bytes_read.sum");
+    expect_in(r, "%.1f%% at carveout 0", lesson_h100(rec, "c0", l2));
+    expect_in(r, "%.2f%% at 100", lesson_h100(rec, "c100", l2));
+    double dram = lesson_h100(rec, "c0", "dram__bytes_read.sum");
     snprintf(buf, sizeof buf, "counts %d,%03d,%03d", (int)dram / 1000000, (int)dram / 1000 % 1000, (int)dram % 1000);
     if (!strstr(r, buf))
         fail_msg("README.md lacks \"%s\"", buf);
-    double b1 = h100(rec, "b1", "cycles"), b8 = h100(rec, "b8", "cycles");
+    double b1 = lesson_h100(rec, "b1", "cycles"), b8 = lesson_h100(rec, "b8", "cycles");
     snprintf(buf, sizeof buf, "%d,%03d cycles against %d,%03d, %.2fx", (int)b1 / 1000, (int)b1 % 1000,
              (int)b8 / 1000, (int)b8 % 1000, b1 / b8);
     if (!strstr(r, buf))
         fail_msg("README.md lacks \"%s\"", buf);
-    expect_in(r, "occupancy\n%.2f%%", h100(rec, "b1", "achieved_occupancy_pct"));
-    expect_in(r, "and %.2f%%)", h100(rec, "b8", "achieved_occupancy_pct"));
-    expect_in(r, "counts %.2f\ncycles of `long_scoreboard`", h100(rec, "b1", "long_scoreboard"));
-    expect_in(r, "and %.2f at 8", h100(rec, "b8", "long_scoreboard"));
+    expect_in(r, "occupancy\n%.2f%%", lesson_h100(rec, "b1", "achieved_occupancy_pct"));
+    expect_in(r, "and %.2f%%)", lesson_h100(rec, "b8", "achieved_occupancy_pct"));
+    expect_in(r, "counts %.2f\ncycles of `long_scoreboard`", lesson_h100(rec, "b1", "long_scoreboard"));
+    expect_in(r, "and %.2f at 8", lesson_h100(rec, "b8", "long_scoreboard"));
     free(r);
     free(rec);
 }

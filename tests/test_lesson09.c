@@ -25,33 +25,6 @@
 
 #define DIR "lessons/09-async-copies"
 
-static char *run_lesson09(int *rc)
-{
-    const Lesson *l = lesson_find("9");
-    assert_non_null(l);
-    assert_non_null(l->run);
-    static char *text;            /* static: gcc takes the stream's pointer for a local's address */
-    static size_t len;
-    text = NULL;
-    len = 0;
-    FILE *f = open_memstream(&text, &len);
-    assert_non_null(f);
-    LessonEnv env = {.dir = DIR, .arch = "sm_90", .out = f};
-    *rc = l->run(&env);
-    fclose(f);
-    return text;
-}
-
-static char *read_text(const char *path)
-{
-    char msg[256];
-    size_t len;
-    char *t = source_read_file(path, &len, msg, sizeof msg);
-    if (!t)
-        fail_msg("%s", msg);
-    return t;
-}
-
 /* The text with every run of white space made one space: the README's
  * claims are found whatever its line breaks. */
 static char *squash(const char *t)
@@ -113,8 +86,8 @@ static void test_lesson09_every_claim_holds(void **st)
 {
     (void)st;
     int rc;
-    char *t = run_lesson09(&rc);
-    char *raw = read_text(DIR "/README.md");
+    char *t = lesson_output("9", DIR, &rc);
+    char *raw = lesson_read_text(DIR "/README.md");
     char *r = squash(raw);
     if (rc || strstr(t, "WRONG"))
         fail_msg("lesson09_run returned %d:\n%s", rc, t);
@@ -157,8 +130,8 @@ static void test_lesson09_every_claim_holds(void **st)
 static void test_lesson09_stepper_lines(void **st)
 {
     (void)st;
-    char *k = read_text(DIR "/kernel.cu");
-    char *r = read_text(DIR "/README.md");
+    char *k = lesson_read_text(DIR "/kernel.cu");
+    char *r = lesson_read_text(DIR "/README.md");
     const char *line = k;
     char want97[64] = "", want101[64] = "", want93[64] = "";
     for (int n = 1; line && *line; n++) {
@@ -183,21 +156,6 @@ static void test_lesson09_stepper_lines(void **st)
 }
 
 /* The number after "key": in launch `launch`'s object of the H100 recording. */
-static double h100(const char *rec, const char *launch, const char *key)
-{
-    char want[96];
-    snprintf(want, sizeof want, "\"launch\": \"%s\"", launch);
-    const char *a = strstr(rec, want);
-    if (!a)
-        fail_msg("timing-h100.json has no launch %s", launch);
-    const char *end = strstr(a + 1, "\"launch\": ");
-    snprintf(want, sizeof want, "\"%s\": ", key);
-    const char *k = strstr(a, want);
-    if (!k || (end && k > end))
-        fail_msg("timing-h100.json: launch %s has no %s", launch, key);
-    return strtod(k + strlen(want), NULL);
-}
-
 /* The first (largest) stall reason of launch `launch`. */
 static void h100_top(const char *rec, const char *launch, char *out, size_t cap)
 {
@@ -215,10 +173,10 @@ static void h100_top(const char *rec, const char *launch, char *out, size_t cap)
 static void expect_row(const char *readme, const char *rec, const char *name, const char *launch, double base)
 {
     char buf[160], top[32];
-    double c = h100(rec, launch, "cycles");
+    double c = lesson_h100(rec, launch, "cycles");
     h100_top(rec, launch, top, sizeof top);
     snprintf(buf, sizeof buf, "| %s | %d,%03d | %.2fx | %.2f | %s |", name, (int)c / 1000, (int)c % 1000, base / c,
-             h100(rec, launch, "long_scoreboard"), top);
+             lesson_h100(rec, launch, "long_scoreboard"), top);
     if (!strstr(readme, buf))
         fail_msg("README.md lacks the row \"%s\"", buf);
 }
@@ -227,32 +185,32 @@ static void expect_row(const char *readme, const char *rec, const char *name, co
 static void test_lesson09_h100_figures_are_recorded(void **st)
 {
     (void)st;
-    char *rec = read_text("traces/hw/timing-h100.json");
-    char *raw = read_text(DIR "/README.md");
+    char *rec = lesson_read_text("traces/hw/timing-h100.json");
+    char *raw = lesson_read_text(DIR "/README.md");
     char *r = squash(raw);
-    double sync = h100(rec, "sync_w64", "cycles");
+    double sync = lesson_h100(rec, "sync_w64", "cycles");
     expect_row(r, rec, "pipe_sync", "sync_w64", sync);
     expect_row(r, rec, "pipe_async1", "async1_w64", sync);
     expect_row(r, rec, "pipe_async2", "async2_w64", sync);
     char buf[160];
     snprintf(buf, sizeof buf, "long_scoreboard is its top stall reason for this launch, %.2f cycles per issued",
-             h100(rec, "sync_w64", "long_scoreboard"));
+             lesson_h100(rec, "sync_w64", "long_scoreboard"));
     if (!strstr(r, buf))
         fail_msg("README.md lacks \"%s\"", buf);
     const char *st_key = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
-    double w = h100(rec, "sync_w64", st_key);
+    double w = lesson_h100(rec, "sync_w64", st_key);
     snprintf(buf, sizeof buf, "counts %d,%03d shared-store wavefronts for `pipe_sync` and 0 for both", (int)w / 1000,
              (int)w % 1000);
     if (!strstr(r, buf))
         fail_msg("README.md lacks \"%s\"", buf);
-    assert_true(h100(rec, "async1_w64", st_key) == 0 && h100(rec, "async2_w64", st_key) == 0);
+    assert_true(lesson_h100(rec, "async1_w64", st_key) == 0 && lesson_h100(rec, "async2_w64", st_key) == 0);
     snprintf(buf, sizeof buf, "the H100 gains %.2fx at 4 FMAs against %.2fx at 64",
-             h100(rec, "async1_w4", "cycles") / h100(rec, "async2_w4", "cycles"),
-             h100(rec, "async1_w64", "cycles") / h100(rec, "async2_w64", "cycles"));
+             lesson_h100(rec, "async1_w4", "cycles") / lesson_h100(rec, "async2_w4", "cycles"),
+             lesson_h100(rec, "async1_w64", "cycles") / lesson_h100(rec, "async2_w64", "cycles"));
     if (!strstr(r, buf))
         fail_msg("README.md lacks \"%s\"", buf);
     /* the machine code step 4 quotes is pipe_async2's in the SASS recording */
-    char *sass = read_text("traces/hw/timing-sass-h100.txt");
+    char *sass = lesson_read_text("traces/hw/timing-sass-h100.txt");
     const char *fn = strstr(sass, "Function : pipe_async2");
     assert_non_null(fn);
     const char *next = strstr(fn + 1, "Function : ");
