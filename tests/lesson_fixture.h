@@ -6,11 +6,13 @@
  * describes must be the timing suite's kernel instruction for instruction:
  * expect_same_entry compares the two PTX entries.  Also: a lesson's harness
  * run into a string (lesson_output), a file read whole (lesson_read_text),
- * and one figure of traces/hw/timing-h100.json (lesson_h100).  Include
- * after cmocka.h. */
+ * white space squashed (lesson_squash), the claims a harness prints and
+ * its README says (lesson_expect_claims), and one figure of
+ * traces/hw/timing-h100.json (lesson_h100).  Include after cmocka.h. */
 #ifndef WARPSIM_TEST_LESSON_FIXTURE_H
 #define WARPSIM_TEST_LESSON_FIXTURE_H
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +77,49 @@ static inline char *lesson_read_text(const char *path)
     if (!t)
         fail_msg("%s", msg);
     return t;
+}
+
+/* t with every run of white space made one space (none at the start): a
+ * README's claims are found whatever its line breaks.  Freed by the caller. */
+static inline char *lesson_squash(const char *t)
+{
+    char *s = malloc(strlen(t) + 1), *w = s;
+    assert_non_null(s);
+    for (; *t; t++) {
+        if (isspace((unsigned char)*t)) {
+            if (w > s && w[-1] != ' ')
+                *w++ = ' ';
+        } else {
+            *w++ = *t;
+        }
+    }
+    *w = 0;
+    return s;
+}
+
+/* A check a lesson's harness prints and the README's words for it. */
+typedef struct {
+    const char *harness;   /* the check's line ("holds:  ...") */
+    const char *readme;    /* the README's words */
+} LessonClaim;
+
+/* Lesson `lesson`'s output t prints every claim and its README text r says
+ * each; every "Question:" is answered by a "holds:" after it.  The number
+ * of questions. */
+static inline int lesson_expect_claims(int lesson, const char *t, const char *r, const LessonClaim *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!strstr(t, c[i].harness))
+            fail_msg("lesson %d did not print \"%s\":\n%s", lesson, c[i].harness, t);
+        if (!strstr(r, c[i].readme))
+            fail_msg("lesson %d's README.md no longer says \"%s\"", lesson, c[i].readme);
+    }
+    int questions = 0;
+    for (const char *q = t; (q = strstr(q, "Question:")) != NULL; questions++) {
+        q = strstr(q, "holds:");
+        assert_non_null(q);
+    }
+    return questions;
 }
 
 /* Figure key of launch `launch` in the text rec of traces/hw/timing-h100.json. */

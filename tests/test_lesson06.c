@@ -20,24 +20,6 @@
 #include "source.h"
 #include "xcheck.h"
 
-/* The README wraps its lines: compare with every run of spaces and newlines
- * as one space. */
-static char *squeeze(const char *s)
-{
-    char *o = malloc(strlen(s) + 1), *p = o;
-    assert_non_null(o);
-    for (; *s; s++) {
-        if (*s == ' ' || *s == '\n') {
-            if (p == o || p[-1] != ' ')
-                *p++ = ' ';
-        } else {
-            *p++ = *s;
-        }
-    }
-    *p = 0;
-    return o;
-}
-
 static void test_lesson06_is_listed(void **st)
 {
     (void)st;
@@ -50,10 +32,7 @@ static void test_lesson06_is_listed(void **st)
 
 /* Each claim of the README, as the harness words its check: it must be
  * printed as holding, and the README must make it. */
-static const struct {
-    const char *harness;   /* the check's line */
-    const char *readme;    /* the README's words for it */
-} claims[] = {
+static const LessonClaim claims[] = {
     {"holds:  one chain: most warp-cycles are `wait`", "most warp-cycles are `wait`, a fixed-latency dependency"},
     {"holds:  4 independent chains take less time: 1 chain is at least 1.4x as long (1.8x on the SMs)",
      "1 chain is at least 1.4x as long (1.8x on the SMs)"},
@@ -87,26 +66,14 @@ static void test_lesson06_every_claim_holds(void **st)
     int rc;
     char *t = lesson_output("6", "lessons/06-latency-throughput", &rc);
     char *raw = lesson_read_text("lessons/06-latency-throughput/README.md");
-    char *r = squeeze(raw);
+    char *r = lesson_squash(raw);
     if (rc || strstr(t, "WRONG"))
         fail_msg("lesson06_run returned %d:\n%s", rc, t);
-    for (size_t i = 0; i < sizeof claims / sizeof *claims; i++) {
-        if (!strstr(t, claims[i].harness))
-            fail_msg("lesson 6 did not print \"%s\":\n%s", claims[i].harness, t);
-        if (!strstr(r, claims[i].readme))
-            fail_msg("README.md no longer says \"%s\"", claims[i].readme);
-    }
     /* every step asks before it answers, and every check of the harness is
      * one of the claims above */
-    const char *q = t;
-    int questions = 0, holds = 0;
-    while ((q = strstr(q, "Question:")) != NULL) {
-        questions++;
-        const char *next = strstr(q, "holds:");
-        assert_non_null(next);
-        q = next;
-    }
-    assert_int_equal(questions, 4);
+    assert_int_equal(lesson_expect_claims(6, t, r, claims, sizeof claims / sizeof *claims), 4);
+    const char *q;
+    int holds = 0;
     for (q = t; (q = strstr(q, "holds:")) != NULL; q++)
         holds++;
     assert_int_equal(holds, (int)(sizeof claims / sizeof *claims));
@@ -152,7 +119,7 @@ static void test_lesson06_h100_figures_are_recorded(void **st)
     char *rec = lesson_read_text("traces/hw/timing-h100.json");
     char *mb = lesson_read_text("traces/hw/timing-microbench-h100.json");
     char *raw = lesson_read_text("lessons/06-latency-throughput/README.md");
-    char *r = squeeze(raw);
+    char *r = lesson_squash(raw);
     expect_row(r, rec, "ilp1_w1");
     expect_row(r, rec, "ilp4_w1");
     expect_row(r, rec, "ilp1_w8");

@@ -32,10 +32,7 @@ static void test_lesson07_is_listed(void **st)
 
 /* Each claim of the README, as the harness words its check: it must be
  * printed as holding, and the README must make it. */
-static const struct {
-    const char *harness;   /* the check's line */
-    const char *readme;    /* the README's words for it */
-} claims[] = {
+static const LessonClaim claims[] = {
     {"holds:  read once, nothing is found in L1 (under 10% hits)", "With `iters = 0` almost none"},
     {"holds:  re-read, the 128 KB working set answers from L1 (over 70% hits)", "With `iters = 64`, 80%"},
     {"holds:  the hit rate falls as shared memory takes L1's room (0 > 50 > 100)",
@@ -59,22 +56,8 @@ static void test_lesson07_every_claim_holds(void **st)
     char *r = lesson_read_text("lessons/07-caches-carveout/README.md");
     if (rc || strstr(t, "WRONG"))
         fail_msg("lesson07_run returned %d:\n%s", rc, t);
-    for (size_t i = 0; i < sizeof claims / sizeof *claims; i++) {
-        if (!strstr(t, claims[i].harness))
-            fail_msg("lesson 7 did not print \"%s\":\n%s", claims[i].harness, t);
-        if (!strstr(r, claims[i].readme))
-            fail_msg("README.md no longer says \"%s\"", claims[i].readme);
-    }
     /* every step asks before it answers */
-    const char *q = t;
-    int questions = 0;
-    while ((q = strstr(q, "Question:")) != NULL) {
-        questions++;
-        const char *next = strstr(q, "holds:");
-        assert_non_null(next);
-        q = next;
-    }
-    assert_int_equal(questions, 4);
+    assert_int_equal(lesson_expect_claims(7, t, r, claims, sizeof claims / sizeof *claims), 4);
     /* the split the README names */
     assert_non_null(strstr(t, "224 KB"));
     assert_non_null(strstr(t, "124 KB"));

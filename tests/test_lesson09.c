@@ -5,7 +5,6 @@
  * quotes are those of traces/hw/timing-h100.json and timing-sass-h100.txt,
  * the lines its stepper commands name are the ones meant, and its
  * xcheck.txt launches run clean. */
-#include <ctype.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,24 +24,6 @@
 
 #define DIR "lessons/09-async-copies"
 
-/* The text with every run of white space made one space: the README's
- * claims are found whatever its line breaks. */
-static char *squash(const char *t)
-{
-    char *s = malloc(strlen(t) + 1), *w = s;
-    assert_non_null(s);
-    for (; *t; t++) {
-        if (isspace((unsigned char)*t)) {
-            if (w > s && w[-1] != ' ')
-                *w++ = ' ';
-        } else {
-            *w++ = *t;
-        }
-    }
-    *w = 0;
-    return s;
-}
-
 static void test_lesson09_is_listed(void **st)
 {
     (void)st;
@@ -55,10 +36,7 @@ static void test_lesson09_is_listed(void **st)
 
 /* Each claim of the README, as the harness words its check: it must be
  * printed as holding, and the README must make it. */
-static const struct {
-    const char *harness;   /* the check's line */
-    const char *readme;    /* the README's words for it (white space squashed) */
-} claims[] = {
+static const LessonClaim claims[] = {
     {"holds:  the copy is a global load into a register and a shared store from it, once a tile",
      "The harness counts one global load and one shared store per thread and tile"},
     {"holds:  two block barriers a tile: after the copy and after the compute",
@@ -88,25 +66,11 @@ static void test_lesson09_every_claim_holds(void **st)
     int rc;
     char *t = lesson_output("9", DIR, &rc);
     char *raw = lesson_read_text(DIR "/README.md");
-    char *r = squash(raw);
+    char *r = lesson_squash(raw);
     if (rc || strstr(t, "WRONG"))
         fail_msg("lesson09_run returned %d:\n%s", rc, t);
-    for (size_t i = 0; i < sizeof claims / sizeof *claims; i++) {
-        if (!strstr(t, claims[i].harness))
-            fail_msg("lesson 9 did not print \"%s\":\n%s", claims[i].harness, t);
-        if (!strstr(r, claims[i].readme))
-            fail_msg("README.md no longer says \"%s\"", claims[i].readme);
-    }
     /* every step that runs asks before it answers */
-    const char *q = t;
-    int questions = 0;
-    while ((q = strstr(q, "Question:")) != NULL) {
-        questions++;
-        const char *next = strstr(q, "holds:");
-        assert_non_null(next);
-        q = next;
-    }
-    assert_int_equal(questions, 3);
+    assert_int_equal(lesson_expect_claims(9, t, r, claims, sizeof claims / sizeof *claims), 3);
     /* the counts the README names */
     assert_non_null(strstr(t, "1 global load, 1 shared store;  per block and tile: 2 barriers"));
     assert_non_null(strstr(t, "early = 0: 1024 of 1024 sums right, 0 race finding(s)"));
@@ -187,7 +151,7 @@ static void test_lesson09_h100_figures_are_recorded(void **st)
     (void)st;
     char *rec = lesson_read_text("traces/hw/timing-h100.json");
     char *raw = lesson_read_text(DIR "/README.md");
-    char *r = squash(raw);
+    char *r = lesson_squash(raw);
     double sync = lesson_h100(rec, "sync_w64", "cycles");
     expect_row(r, rec, "pipe_sync", "sync_w64", sync);
     expect_row(r, rec, "pipe_async1", "async1_w64", sync);
