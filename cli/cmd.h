@@ -25,12 +25,18 @@ int cmd_viz(int argc, char **argv);
 bool cmd_threads_default(const char *cmd, int *threads);
 int cmd_threads_option(const char *cmd, int argc, char **argv, int *i, int *threads);
 
-/* options.c: argv[*i] is option name, as "--name value" or "--name=value":
+/* options.c: "warpsim CMD: " and the message (fmt with one string argument)
+ * on stderr, then where the help is; returns 2, the usage exit status. */
+int cmd_usage(const char *cmd, const char *fmt, const char *arg);
+/* argv[*i] is option name, as "--name value" or "--name=value":
  * 1 with *val (and *i on the value when it was a separate word), 0 not this
  * option, -1 name without the value it needs. */
 int cmd_opt_value(int argc, char **argv, int *i, const char *name, const char **val);
 /* A non-negative integer with an optional K / KB suffix (x 1024), at most
  * max: false when s is anything else. */
 bool cmd_parse_size(const char *s, long long max, long long *out);
+
+/* The help page of `warpsim occupancy` (occupancy_help.c). */
+extern const char cmd_occupancy_help[];
 
 #endif

@@ -69,10 +69,7 @@ static const char explore_help[] =
 
 static int usage_error(const char *fmt, const char *a)
 {
-    fprintf(stderr, "warpsim explore: ");
-    fprintf(stderr, fmt, a);
-    fprintf(stderr, "\n(see warpsim explore --help)\n");
-    return 2;
+    return cmd_usage("explore", fmt, a);
 }
 
 /* "64M", "1G", "4096": bytes. */

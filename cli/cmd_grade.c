@@ -78,10 +78,7 @@ static const char grade_help[] =
 
 static int usage_error(const char *fmt, const char *a)
 {
-    fprintf(stderr, "warpsim grade: ");
-    fprintf(stderr, fmt, a);
-    fprintf(stderr, "\n(see warpsim grade --help)\n");
-    return 2;
+    return cmd_usage("grade", fmt, a);
 }
 
 static bool parse_count(const char *v, long lo, long hi, long *out)

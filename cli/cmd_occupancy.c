@@ -15,101 +15,6 @@
 #include "occ_measure.h"
 #include "progress.h"
 
-static const char usage_text[] =
-"usage: warpsim occupancy (--arch sm_XX | --gpu NAME) --block N\n"
-"                         (--regs R | --ptx FILE --kernel NAME [--maxrregcount R])\n"
-"                         [--smem-static B] [--smem-dyn B] [--carveout P] [--barriers N]\n"
-"                         [--cluster N [--nonportable-cluster]]\n"
-"                         [--json] [--explain] [--plot FILE.png]\n"
-"       warpsim occupancy --batch  < launches.jsonl\n"
-"       warpsim occupancy --measure --block N --regs R [--smem-static B] [--smem-dyn B]\n"
-"                         [--carveout P] [--grid N] [--wait-us U] [--backend gpu|sim]\n"
-"                         [--timing] [--ncu] [--json]\n"
-"       warpsim occupancy --sweep-carveout FILE.json [--regs R] [--sweep-tiny]\n"
-"                         [--backend gpu|sim] [--wait-us U] [--threads N]\n"
-"       warpsim occupancy --analyze-sweep FILE.json [--arch sm_XX]\n"
-"\n"
-"How many blocks of a kernel can one SM (streaming multiprocessor) run at the\n"
-"same time, and why no more?  An SM holds a fixed number of warps (groups of\n"
-"32 threads), registers, shared memory and block slots.  Every resident block\n"
-"takes its share of each; the scarcest one decides.  Occupancy = warps that\n"
-"are resident / the most warps the SM can hold.  More resident warps give the\n"
-"scheduler more work to switch to while others wait for memory, which is how\n"
-"a GPU hides latency; past a point more occupancy stops helping (lesson 4).\n"
-"\n"
-"The answer is exactly what cudaOccupancyMaxActiveBlocksPerMultiprocessor\n"
-"returns (tested against the CUDA toolkit's own calculation).\n"
-"\n"
-"The GPU:\n"
-"  --arch sm_XX      sm_70 sm_75 sm_80 sm_86 sm_87 sm_89 sm_90 sm_100 sm_103 sm_120\n"
-"  --gpu NAME        a named part, e.g. a100, h100-sxm, rtx4090 (gives the SM count)\n"
-"The launch and the kernel:\n"
-"  --block N         threads per block, the second <<<grid, N>>> number (1..1024)\n"
-"  --regs R          registers per thread (ptxas -v: \"Used R registers\")\n"
-"  --ptx FILE --kernel NAME\n"
-"                    take registers and static shared memory from the real\n"
-"                    compiler: runs ptxas -v --gpu-name sm_XX on FILE (needs the\n"
-"                    CUDA toolkit); NAME is the kernel's name in the PTX or in C++\n"
-"  --maxrregcount R  with --ptx: cap registers per thread, as nvcc --maxrregcount;\n"
-"                    what does not fit spills to local memory (shown)\n"
-"  --smem-static B   bytes of __shared__ arrays per block (at most 48 KB)\n"
-"  --smem-dyn B      bytes of dynamic shared memory, the third <<<>>> number; more\n"
-"                    than 48 KB per block needs cudaFuncSetAttribute(kernel,\n"
-"                    cudaFuncAttributeMaxDynamicSharedMemorySize, B), assumed done\n"
-"                    (sizes take K for KB: 100K)\n"
-"  --carveout P      how the SM's unified L1/shared cache is split, a hint set by\n"
-"                    cudaFuncAttributePreferredSharedMemoryCarveout: default, maxl1,\n"
-"                    maxshared, or P percent of the largest shared-memory size,\n"
-"                    rounded up to a size the hardware has (50 -> 64 KB on sm_120)\n"
-"  --barriers N      block barriers per block (default 1, as the runtime assumes)\n"
-"  --cluster N       thread-block cluster size (sm_90+): bound on co-resident clusters\n"
-"Output:\n"
-"  (default)         a summary: blocks per SM, occupancy, the limiter(s), carveout\n"
-"  --json            one JSON object: blocks_per_sm, warps_per_sm, occupancy (0..1),\n"
-"                    limiters, smem_capacity, l1_capacity, resident_blocks_per_sm, ...\n"
-"  --explain         every limit in plain sentences, with the arithmetic\n"
-"  --plot FILE.png   the three graphs of NVIDIA's occupancy calculator (vary block\n"
-"                    size, registers, shared memory), this launch marked in red\n"
-"  --batch           read JSON lines from stdin, e.g.\n"
-"                    {\"arch\": \"sm_90\", \"block\": 256, \"regs\": 32, \"smem_static\": 0,\n"
-"                     \"smem_dyn\": 4096, \"carveout\": -1}\n"
-"                    (\"gpu\" may replace \"arch\"; carveout -1 = default, else 0..100;\n"
-"                    \"barriers\" optional) and write one JSON line per line, in order;\n"
-"                    a bad line gets {\"error\": ...} and the batch goes on\n"
-"\n"
-"Measured (a GPU, or --backend sim with the simulator standing in):\n"
-"  --measure         run a synthetic kernel with exactly these resources (it waits\n"
-"                    --wait-us, default 50, per block), instrumented to record each\n"
-"                    block's SM, start and end; print predicted (the model) beside\n"
-"                    measured: the occupancy API's answer, the most blocks resident\n"
-"                    on one SM, waves, achieved occupancy.  --grid N sets the blocks\n"
-"                    (default: two waves of the most an SM could ever hold); --ncu\n"
-"                    also runs Nsight Compute for sm__warps_active (when on PATH)\n"
-"  --timing          with --measure: the simulator runs the launch under its timing\n"
-"                    model (docs/timing.md), so residency and achieved occupancy\n"
-"                    are in modelled time; a column beside the model (and beside\n"
-"                    the GPU's measurement and Nsight Compute's, on a GPU)\n"
-"  --sweep-carveout FILE.json\n"
-"                    measure 504 launches (blocks 32..1024, dynamic shared memory\n"
-"                    0..100 KB, carveouts -1 0 10 25 50 100; --sweep-tiny: 8) and\n"
-"                    write each with the API's answer and the measured residency\n"
-"  --threads N       with --backend sim: measure N launches side by side (default:\n"
-"                    $WARPSIM_THREADS, else the cores); the file is the same with any N\n"
-"  --analyze-sweep FILE.json\n"
-"                    score a sweep file: how many configurations the API and the\n"
-"                    model's resident_blocks_per_sm predict (no GPU needed)\n"
-"\n"
-"Limiters: warps (thread slots), registers, shared_memory, blocks (block slots),\n"
-"barriers.  Several are named when they tie.\n"
-"\n"
-"Examples (lesson 4):\n"
-"  warpsim occupancy --arch sm_100 --block 768 --regs 16 --explain     # 75%, warps\n"
-"  warpsim occupancy --arch sm_100 --block 32 --regs 16                # 50%, blocks\n"
-"  warpsim occupancy --gpu h100-sxm --block 256 --ptx lessons/04-occupancy/kernel.ptx \\\n"
-"                    --kernel poly_eval --plot occ.png\n"
-"\n"
-"Exit status: 0 done, 1 a measurement failed, 2 bad usage or input, a launch that\n"
-"cannot run, or no GPU for --measure / --sweep-carveout (message on stderr).\n";
 
 typedef struct {
     const char *gpu;                /* --arch or --gpu value */
@@ -130,10 +35,7 @@ typedef struct {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "warpsim occupancy: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n(run `warpsim occupancy --help` for the options)\n");
-    return 2;
+    return cmd_usage("occupancy", fmt, arg);
 }
 
 /* --name value / --name=value: 1 taken (*val set), 0 not this option, and
@@ -290,7 +192,7 @@ int cmd_occupancy(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage_text, stdout);
+            fputs(cmd_occupancy_help, stdout);
             return 0;
         }
     Opts o;

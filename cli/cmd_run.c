@@ -71,10 +71,7 @@ static const char run_help[] =
 
 static int usage_error(const char *fmt, const char *a)
 {
-    fprintf(stderr, "warpsim run: ");
-    fprintf(stderr, fmt, a);
-    fprintf(stderr, "\n(see warpsim run --help)\n");
-    return 2;
+    return cmd_usage("run", fmt, a);
 }
 
 static void print_buffers_text(const LaunchResult *r)

@@ -22,15 +22,17 @@
 #include "trace.h"
 
 static const char step_help[] =
-    "usage: warpsim step FILE --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] [--arg SPEC]...\n"
+    "usage: warpsim step FILE --kernel NAME --grid X[,Y[,Z]] [--block X[,Y[,Z]]] [--arg SPEC]...\n"
     "                    [--smem BYTES] [--arch sm_90 | --gpu NAME] [--script FILE]\n"
     "                    [--schedule S] [--atomic-order A] [--divergence D] [--seed N] [--budget N]\n"
     "\n"
     "Runs one kernel in the simulator, as `warpsim run` does (the same arguments), but\n"
-    "pauses before its first warp instruction and lets you drive it from a prompt:\n"
+    "pauses before its first warp instruction and lets you drive it from a prompt\n"
+    "(without --block, the kernel's __launch_bounds__ give the block, as for run):\n"
     "\n"
     "  step [N]          run until the focus warp has issued one instruction (N)\n"
     "  next [N]          run until the focus warp reaches another .cu line\n"
+    "  next tile [N]     a tile kernel: run to the focus warp's next tile operation\n"
     "  continue          run until a breakpoint, or to the end\n"
     "  break LINE        stop when any warp enters that .cu line (FILE:LINE too); delete [ID]\n"
     "  focus block B warp W | focus thread T   pick the warp to follow\n"
@@ -68,10 +70,7 @@ static const char step_help[] =
 
 static int usage_error(const char *fmt, const char *a)
 {
-    fprintf(stderr, "warpsim step: ");
-    fprintf(stderr, fmt, a);
-    fprintf(stderr, "\n(see warpsim step --help)\n");
-    return 2;
+    return cmd_usage("step", fmt, a);
 }
 
 /* ---- the terminal side of the stepper ------------------------------------- */
@@ -173,6 +172,7 @@ int cmd_step(int argc, char **argv)
             goto done;
         }
     }
+    spec.block_optional = true; /* a tile kernel's __launch_bounds__ gives it */
     if (!launch_check_complete(file, &spec, msg, sizeof msg)) {
         rc = usage_error("%s", msg);
         goto done;
@@ -200,6 +200,11 @@ int cmd_step(int argc, char **argv)
     }
     if (device_load_ptx(dev, file, ptx, len, &mod, &err)) {
         report_error(stderr, &err, ptx, len);
+        goto close;
+    }
+    if (!launch_resolve_block(mod, &spec, msg, sizeof msg)) {
+        fprintf(stderr, "warpsim step: %s\n", msg);
+        rc = 2;
         goto close;
     }
     if (!(in = step_input_open(script, stdout, msg, sizeof msg))) {

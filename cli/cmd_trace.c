@@ -27,10 +27,7 @@ static const char trace_help[] =
 
 static int usage_error(const char *fmt, const char *a)
 {
-    fprintf(stderr, "warpsim trace: ");
-    fprintf(stderr, fmt, a);
-    fprintf(stderr, "\n(see warpsim trace --help)\n");
-    return 2;
+    return cmd_usage("trace", fmt, a);
 }
 
 static TraceReader *open_or_report(const char *path)

@@ -51,10 +51,7 @@ static const char viz_help[] =
 
 static int usage_error(const char *fmt, const char *a)
 {
-    fprintf(stderr, "warpsim viz: ");
-    fprintf(stderr, fmt, a);
-    fprintf(stderr, "\n(see warpsim viz --help)\n");
-    return 2;
+    return cmd_usage("viz", fmt, a);
 }
 
 static bool parse_u64(const char *s, uint64_t *out)

@@ -50,10 +50,7 @@ typedef struct {
 
 static int usage(const char *fmt, const char *a)
 {
-    fprintf(stderr, "warpsim xcheck: ");
-    fprintf(stderr, fmt, a);
-    fprintf(stderr, "\n(see warpsim xcheck --help)\n");
-    return 2;
+    return cmd_usage("xcheck", fmt, a);
 }
 
 int cmd_xcheck(int argc, char **argv)

@@ -1,10 +1,20 @@
-/* options.c: option spellings the subcommands share (cmd.h): "--name value"
- * or "--name=value", and byte counts with an optional K / KB suffix. */
+/* options.c: what the subcommands share (cmd.h): the usage-error message,
+ * option spellings "--name value" or "--name=value", and byte counts with an
+ * optional K / KB suffix. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+
+int cmd_usage(const char *cmd, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "warpsim %s: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n(see warpsim %s --help)\n", cmd);
+    return 2;
+}
 
 int cmd_opt_value(int argc, char **argv, int *i, const char *name, const char **val)
 {

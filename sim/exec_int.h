@@ -594,6 +594,9 @@ void exec_tile_atomic(Exec *x, Warp *w, int lane, uint64_t addr, uint64_t old, u
  * (no flush): free its tile state. */
 void exec_tile_block_end(Exec *x, Block *b, bool flush);
 void exec_tile_marks_free(SimProgram *p);
+/* For inspect.c: the marker at in, its PtxTileOp (-1: no marker); a begin
+ * marker's operands, as lane `lane` of w holds them, decoded into *ev. */
+int exec_tile_mark_read(const Exec *x, const Warp *w, const SimInst *in, int lane, TraceEvent *ev);
 
 /* ---- race checking hooks (exec_race.c), called only when x->race -------- */
 enum { EXEC_RACE_READ, EXEC_RACE_WRITE, EXEC_RACE_ATOMIC, EXEC_RACE_ASYNC };

@@ -155,21 +155,19 @@ static int cmp_elem(const void *a, const void *b)
     return p->elem < q->elem ? -1 : p->elem > q->elem;
 }
 
-/* Write op's record and drop it from the block's list. */
-static void emit(Exec *x, Block *b, SimTileBlock *t, TileOpen *o)
+/* The fields of a tile event that a begin marker's operands v give (sim/
+ * ptx_tile.c's layouts): all but seq and, for gather, scatter and atom,
+ * `special` and the element list, which the elements' own markers give. */
+static void tile_fields(int op, const uint64_t *v, TraceEvent *ev)
 {
-    TraceEvent ev = {.type = TRACE_EV_TILE, .cycle = x->cycle, .block = b->linear};
-    __typeof__(ev.u.tile) *r = &ev.u.tile;
-    const uint64_t *v = o->v;
-    r->seq = o->seq;
+    __typeof__(ev->u.tile) *r = &ev->u.tile;
     r->rank = 1;
     r->tm = r->tn = 1;
-    TraceTileElem *merged = NULL;
     uint32_t info = 0;
-    switch (o->op) {
+    switch (op) {
     case PTX_TILE_LOAD:
     case PTX_TILE_STORE: {
-        bool load = o->op == PTX_TILE_LOAD;
+        bool load = op == PTX_TILE_LOAD;
         info = (uint32_t)v[load ? 7 : 6];
         r->op = load ? TRACE_TILE_LOAD : TRACE_TILE_STORE;
         r->base = v[0];
@@ -188,7 +186,7 @@ static void emit(Exec *x, Block *b, SimTileBlock *t, TileOpen *o)
     case PTX_TILE_GATHER:
     case PTX_TILE_SCATTER:
     case PTX_TILE_ATOM: {
-        bool gather = o->op == PTX_TILE_GATHER, atom = o->op == PTX_TILE_ATOM;
+        bool gather = op == PTX_TILE_GATHER, atom = op == PTX_TILE_ATOM;
         info = (uint32_t)v[gather ? 4 : atom ? 5 : 3];
         r->op = gather ? TRACE_TILE_GATHER : atom ? TRACE_TILE_ATOM : TRACE_TILE_SCATTER;
         r->base = v[0];
@@ -203,25 +201,6 @@ static void emit(Exec *x, Block *b, SimTileBlock *t, TileOpen *o)
             r->sub = (uint8_t)(info >> 12 & 7);
             r->order = (uint8_t)(v[3] & 3);
             r->scope = (uint8_t)(v[4] < 3 ? v[4] : 2);
-        }
-        qsort(o->el, o->nel, sizeof *o->el, cmp_elem);
-        for (uint32_t k = 0; k < o->nel; k++)
-            r->special += o->el[k].state != TRACE_TILE_ELEM_OK;
-        if (atom) { /* the updates in order, then the skipped elements */
-            merged = malloc(((size_t)o->nupd + o->nel + 1) * sizeof *merged);
-            uint32_t m = 0;
-            if (merged) {
-                for (uint32_t k = 0; k < o->nupd; k++)
-                    merged[m++] = o->upd[k];
-                for (uint32_t k = 0; k < o->nel; k++)
-                    if (o->el[k].state != TRACE_TILE_ELEM_OK)
-                        merged[m++] = o->el[k];
-            }
-            r->list = merged;
-            r->nlisted = m;
-        } else {
-            r->list = o->el;
-            r->nlisted = o->nel;
         }
         break;
     }
@@ -246,12 +225,43 @@ static void emit(Exec *x, Block *b, SimTileBlock *t, TileOpen *o)
     r->dtype = (uint8_t)(info & 0xff);
     if (r->dtype < 1 || r->dtype > TRACE_TILE_DTYPE_MAX)
         r->dtype = 2;
-    if (o->op != PTX_TILE_MATMUL)
+    if (op != PTX_TILE_MATMUL)
         r->rank = (info >> 8 & 0xf) == 2 ? 2 : 1;
     if (!r->tm)
         r->tm = 1;
     if (!r->tn)
         r->tn = 1;
+}
+
+/* Write op's record and drop it from the block's list. */
+static void emit(Exec *x, Block *b, SimTileBlock *t, TileOpen *o)
+{
+    TraceEvent ev = {.type = TRACE_EV_TILE, .cycle = x->cycle, .block = b->linear};
+    __typeof__(ev.u.tile) *r = &ev.u.tile;
+    tile_fields(o->op, o->v, &ev);
+    r->seq = o->seq;
+    TraceTileElem *merged = NULL;
+    if (o->op == PTX_TILE_GATHER || o->op == PTX_TILE_SCATTER || o->op == PTX_TILE_ATOM) {
+        qsort(o->el, o->nel, sizeof *o->el, cmp_elem);
+        for (uint32_t k = 0; k < o->nel; k++)
+            r->special += o->el[k].state != TRACE_TILE_ELEM_OK;
+        if (o->op == PTX_TILE_ATOM) { /* the updates in order, then the skipped elements */
+            merged = malloc(((size_t)o->nupd + o->nel + 1) * sizeof *merged);
+            uint32_t m = 0;
+            if (merged) {
+                for (uint32_t k = 0; k < o->nupd; k++)
+                    merged[m++] = o->upd[k];
+                for (uint32_t k = 0; k < o->nel; k++)
+                    if (o->el[k].state != TRACE_TILE_ELEM_OK)
+                        merged[m++] = o->el[k];
+            }
+            r->list = merged;
+            r->nlisted = m;
+        } else {
+            r->list = o->el;
+            r->nlisted = o->nel;
+        }
+    }
     if (r->nlisted > r->nelem) /* a marker lied about its size: list what fits */
         r->nlisted = r->nelem;
     trace_write_event(x->trace, &ev);
@@ -259,6 +269,24 @@ static void emit(Exec *x, Block *b, SimTileBlock *t, TileOpen *o)
     free(o->el);
     free(o->upd);
     *o = t->open[--t->nopen];
+}
+
+int exec_tile_mark_read(const Exec *x, const Warp *w, const SimInst *in, int lane, TraceEvent *ev)
+{
+    if (!in->pseudo || in->fn != exec_tile_marker || in->aux < 0 || in->aux >= x->prog->n_tile_marks)
+        return -1;
+    const SimTileMark *mk = &x->prog->tile_marks[in->aux];
+    memset(ev, 0, sizeof *ev);
+    if (mk->op == PTX_TILE_ELEM || mk->op == PTX_TILE_END)
+        return mk->op;
+    uint64_t v[8] = {0};
+    for (int k = 0; k < mk->n && k < 8; k++)
+        v[k] = exec_src(x, w, mk->src[k])[lane];
+    ev->type = TRACE_EV_TILE;
+    ev->cycle = x->cycle;
+    ev->block = w->blk->linear;
+    tile_fields(mk->op, v, ev);
+    return mk->op;
 }
 
 /* ---- running ------------------------------------------------------------------ */

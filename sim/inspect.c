@@ -134,6 +134,21 @@ bool view_inst(const SimView *v, int32_t pc, char *text, size_t cap, int *ptx_li
     return true;
 }
 
+bool view_tile_mark(const SimView *v, uint64_t block, int warp, int lane, int32_t pc, bool *begins,
+                    TraceEvent *ev)
+{
+    const Warp *w = find_warp(v, block, warp);
+    if (!w || pc < 0 || pc >= X(v)->prog->n_insts || lane < 0 || lane >= WARP)
+        return false;
+    TraceEvent e;
+    int op = exec_tile_mark_read(X(v), w, &X(v)->prog->insts[pc], lane, &e);
+    if (op < 0)
+        return false;
+    *begins = op != PTX_TILE_ELEM && op != PTX_TILE_END;
+    *ev = e;
+    return true;
+}
+
 /* The function lane l of w is executing (its pc's function). */
 static int lane_func(const Exec *x, const Warp *w, int l)
 {

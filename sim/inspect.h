@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "device.h"
+#include "trace.h"
 
 typedef struct SimView SimView;   /* the paused launch */
 
@@ -100,6 +101,18 @@ bool view_param(const SimView *v, int i, uint64_t *value, int *size);
 bool view_shared(const SimView *v, uint64_t block, uint64_t addr, void *out, size_t n);
 uint64_t view_shared_size(const SimView *v);
 bool view_global(const SimView *v, uint64_t addr, void *out, size_t n);
+
+/* ---- tile operations (lessons/include/tile.cuh) ---------------------------- */
+/* The header marks each tile operation with a marker in the PTX, a pseudo-
+ * instruction (sim/ptx_tile.c).  The marker at pc as lane `lane` of a
+ * resident warp sees it: *begins true when a tile operation starts there,
+ * and then *ev holds what the operation's trace record will say (trace.h,
+ * TRACE_EV_TILE) but its seq and, for gather, scatter and atom, the element
+ * list and count of special elements, which only its elements' markers
+ * give; false (nothing written) when pc is no tile marker or the warp is not
+ * resident.  Markers inside gather, scatter and atom give *begins false. */
+bool view_tile_mark(const SimView *v, uint64_t block, int warp, int lane, int32_t pc, bool *begins,
+                    TraceEvent *ev);
 
 /* Barrier id of a resident block: threads arrived so far. */
 uint32_t view_barrier_arrived(const SimView *v, uint64_t block, int id);

@@ -95,6 +95,12 @@ static bool c_step(Stepper *s, int argc, char **argv)
 static bool c_next(Stepper *s, int argc, char **argv)
 {
     long n;
+    bool tile = argc >= 2 && !strcmp(argv[1], "tile");
+    if (tile) { /* next tile [N]: the count follows the word */
+        argv[1] = argv[0];
+        argc--;
+        argv++;
+    }
     if (!parse_count(s, argc, argv, &n) || !focus_can_run(s))
         return false;
     if (!step_block_resident(s, s->fblock, NULL)) { /* not started: stop as it starts */
@@ -102,7 +108,7 @@ static bool c_next(Stepper *s, int argc, char **argv)
         s->target = s->focus_issued;
         return true;
     }
-    s->mode = STEP_NEXT;
+    s->mode = tile ? STEP_TILE : STEP_NEXT;
     s->count = n;
     s->target = s->focus_issued;
     s->next_file = "";
@@ -292,7 +298,11 @@ static const Cmd cmds[] = {
     {"step", "s", c_step, "step [N]",
      "Run until the focus warp has issued one warp instruction (N of them), then stop before its next\n"
      "one.  Other warps run meanwhile, as on the GPU; breakpoints do not stop a step."},
-    {"next", "n", c_next, "next [N]", "Run until the focus warp reaches another .cu line (N times)."},
+    {"next", "n", c_next, "next [N] | next tile [N]",
+     "Run until the focus warp reaches another .cu line (N times).  `next tile`: run over one tile\n"
+     "operation (lessons/include/tile.cuh) and the code up to the next: stop where the focus warp\n"
+     "begins its next tile operation (or exits).  A stop at a tile operation says what it will do:\n"
+     "the array, the tile of its tile space, and what happens to elements outside the array."},
     {"continue", "c", c_continue, "continue",
      "Run until any warp is about to enter a breakpoint's line (the focus moves to it), or to the end."},
     {"break", "b", c_break, "break LINE | FILE:LINE",

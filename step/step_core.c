@@ -289,6 +289,17 @@ static bool should_stop(Stepper *s, uint64_t block, int warp, char *why, size_t 
             }
         }
         break;
+    case STEP_TILE:
+        if (focus && s->focus_issued > s->target) {
+            int32_t pc = cur_pc(s);
+            TraceEvent ev;
+            if (pc >= 0 && step_tile_at(s, block, warp, pc, &ev)) {
+                if (--s->count <= 0)
+                    return true;
+                s->target = s->focus_issued;
+            }
+        }
+        break;
     case STEP_CONTINUE:
         if (s->nlive && cur_pc(s) >= 0 && s->cur_pc < s->n_insts && s->break_at[s->cur_pc]) {
             StepBreak *b = break_at_pc(s, s->cur_pc);

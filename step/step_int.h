@@ -3,7 +3,9 @@
  * Calls go one way, top to bottom:
  *   step.c       the public API and the pause loop: calls step_cmd, step_show, step_core
  *   step_cmd.c   command lines: parsing, dispatch, help; calls the three leaves and step_core
- *   step_print.c, step_show.c, step_viz.c   print / where, info, stops / viz: call step_core only
+ *   step_print.c, step_show.c, step_viz.c   print / where, info, stops / viz: call step_core
+ *                and step_tile
+ *   step_tile.c  tile operations (tile.cuh's markers) in words: calls step_core only
  *   step_core.c  the state of the paused machine, breakpoints, when to stop, formatting; calls none */
 #ifndef WARPSIM_STEP_INT_H
 #define WARPSIM_STEP_INT_H
@@ -11,12 +13,14 @@
 #include <signal.h>
 
 #include "step.h"
+#include "trace.h"
 
 /* How the launch goes on after a command resumes it. */
 typedef enum {
     STEP_PAUSE,      /* stop at the very next instruction (the start) */
     STEP_STEP,       /* until the focus warp has issued `count` instructions */
     STEP_NEXT,       /* until the focus warp reaches another .cu line, `count` times */
+    STEP_TILE,       /* until the focus warp begins a tile operation, `count` times */
     STEP_CONTINUE,   /* until a breakpoint (or the end) */
     STEP_QUIT        /* stop the launch */
 } StepMode;
@@ -81,6 +85,15 @@ struct Stepper {
                                     fault_at - 1 (step_stop_before); 0 none */
     int fault_lane;
 };
+
+/* ---- step_tile.c: tile operations (lessons/include/tile.cuh) ------------- */
+
+/* Does a tile operation begin at pc for warp (block, warp)?  *ev (trace.h):
+ * what it will do, as the focus lane (or the first issuing lane) sees it. */
+bool step_tile_at(Stepper *s, uint64_t block, int warp, int32_t pc, TraceEvent *ev);
+/* What the tile operation beginning at the focus warp's pc does, in one
+ * line; false when none begins there. */
+bool step_tile_describe(Stepper *s, int32_t pc, char *buf, size_t cap);
 
 /* ---- step_core.c: the paused machine, breakpoints, stops, formatting ---- */
 

@@ -156,6 +156,9 @@ void step_show_stop(Stepper *s, const char *why)
     const char *src = line ? step_source_line(s, file, line) : NULL;
     if (src)
         fprintf(o, "%6d  %s\n", line, src);
+    char tile[320];
+    if (step_tile_describe(s, pc, tile, sizeof tile))
+        fprintf(o, "        %s\n", tile);
 clock:
     if (behind) {
         s->told_slices = true;

@@ -23,12 +23,7 @@
 #include "ptx.h"
 #include "source.h"
 #include "step.h"
-
-static const char *warpsim(void)
-{
-    const char *w = getenv("WARPSIM");
-    return w ? w : "build/warpsim";
-}
+#include "step_fixture.h"
 
 #define L1 "lessons/01-threads-and-races/kernel.ptx"
 #define RACY L1 " --kernel racy_sum --grid 4 --block 256 " \
@@ -38,38 +33,6 @@ static const char *warpsim(void)
 /* n = 2000 with 1000 elements: thread 1000 reads past the end */
 #define FAULTY L1 " --kernel atomic_sum --grid 8 --block 256 " \
     "--arg buf:i32[1000]=fill:1 --arg buf:i32[1]=fill:0 --arg i32:2000"
-
-static char out[1 << 20];
-
-/* Run `warpsim ARGS` through the shell, stdout+stderr into out; status. */
-static int run(const char *fmt, ...)
-{
-    char args[4096], cmd[4400];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    snprintf(cmd, sizeof cmd, "%s %s 2>&1", warpsim(), args);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-/* `warpsim step LAUNCH --script F` where F holds commands. */
-static int step(const char *launch, const char *commands)
-{
-    char path[] = "/tmp/warpsim-test-step-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, commands, strlen(commands)), (ssize_t)strlen(commands));
-    close(fd);
-    int rc = run("step %s --script %s", launch, path);
-    unlink(path);
-    return rc;
-}
 
 /* The text after the n-th (0-based) occurrence of what, or NULL. */
 static const char *nth(const char *hay, const char *what, int n)

@@ -16,36 +16,10 @@
 
 #include <cmocka.h>
 
-static const char *warpsim(void)
-{
-    const char *w = getenv("WARPSIM");
-    return w ? w : "build/warpsim";
-}
+#include "step_fixture.h"
 
 #define GATHER "lessons/07-caches-carveout/kernel.ptx --kernel l1_gather --grid 2 --block 256 " \
     "--arg buf:f32[1]=fill:0 --arg i32:2"
-
-static char out[1 << 20];
-
-/* `warpsim step LAUNCH --script F` where F holds commands; stdout+stderr
- * into out; the exit status. */
-static int step(const char *launch, const char *commands)
-{
-    char path[] = "/tmp/warpsim-test-step-timing-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    assert_int_equal(write(fd, commands, strlen(commands)), (ssize_t)strlen(commands));
-    close(fd);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s step %s --script %s 2>&1", warpsim(), launch, path);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, sizeof out - 1, p);
-    out[n] = 0;
-    int st = pclose(p);
-    unlink(path);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
 
 /* The modelled cycles of every stop line, in order. */
 static int stop_cycles(uint64_t *c, int cap)
@@ -53,14 +27,6 @@ static int stop_cycles(uint64_t *c, int cap)
     int n = 0;
     for (const char *p = out; (p = strstr(p, ", modelled cycle ")) && n < cap; p++)
         c[n++] = strtoull(p + strlen(", modelled cycle "), NULL, 10);
-    return n;
-}
-
-static int count(const char *what)
-{
-    int n = 0;
-    for (const char *p = out; (p = strstr(p, what)); p += strlen(what))
-        n++;
     return n;
 }
 
