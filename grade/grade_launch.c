@@ -110,6 +110,11 @@ void grade_command(const GradeCtx *c, const GradeTest *T, const char *verb, int 
     snprintf(t, sizeof t, "%" PRIu64, T->budget);
     put_word(buf, cap, "--budget");
     put_word(buf, cap, t);
+    /* the grader's printf ceiling (grade_sim.c sets it), so a printf-limit
+     * finding replays as it was found */
+    snprintf(t, sizeof t, "%" PRIu64, (uint64_t)GRADE_MAX_PRINTF);
+    put_word(buf, cap, "--max-printf");
+    put_word(buf, cap, t);
     int s, a;
     uint64_t seed;
     grade_run_choice(c, run, &s, &a, &seed);

@@ -132,6 +132,11 @@ LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char
             snprintf(msg, cap, "--max-memory '%s': expected a byte count such as 268435456, 256M or 4G", v);
             return LAUNCH_OPT_USAGE;
         }
+    } else if (!strcmp(a, "--max-printf")) {
+        if (!launch_parse_bytes(v, &s->max_printf) || !s->max_printf) {
+            snprintf(msg, cap, "--max-printf '%s': expected a positive byte count such as 1M or 65536", v);
+            return LAUNCH_OPT_USAGE;
+        }
     } else if (!strcmp(a, "--schedule") || !strcmp(a, "--atomic-order") || !strcmp(a, "--divergence")) {
         int k = a[2] == 's' ? device_schedule_parse(v) : a[2] == 'a' ? device_atomic_order_parse(v)
                                                                     : device_divergence_parse(v);
@@ -320,6 +325,8 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
 {
     if (s->max_memory) /* before the buffers: they count against it */
         device_set_memory_limit(dev, s->max_memory);
+    if (s->max_printf)
+        device_set_printf_limit(dev, s->max_printf);
     SimError err;
     sim_error_clear(&err);
     memset(r, 0, sizeof *r);

@@ -26,6 +26,8 @@ typedef struct {
     unsigned long long budget;   /* --budget: warp instructions, 0 = default */
     uint64_t max_memory;         /* --max-memory: bytes of simulated memory
                                     (device_set_memory_limit), 0 = the command's default */
+    uint64_t max_printf;         /* --max-printf: bytes of printf output before a
+                                    printf-limit fault (device_set_printf_limit), 0 none */
     ArgSpec args[LAUNCH_MAX_ARGS]; /* --arg, in order (owned: launch_spec_free) */
     int nargs;
     const char *trace_path;      /* write a trace here (set by `warpsim run --trace`), NULL none */

@@ -71,6 +71,9 @@ static void test_exit_run(void **s)
     assert_int_equal(run("run " L1 " --kernel racy_sum " SUM " --check races"), 1);
     assert_int_equal(run("run " L1 " --kernel atomic_sum " SUM " --budget 10"), 1); /* budget-exceeded */
     assert_int_equal(run("run " L1 " --kernel atomic_sum --grid 4"), 2);
+    assert_int_equal(run("run " L1 " --kernel atomic_sum " SUM " --max-printf 0"), 2);
+    assert_int_equal(run("run " L1 " --kernel atomic_sum " SUM " --max-printf lots"), 2);
+    assert_int_equal(run("run " L1 " --kernel atomic_sum " SUM " --max-printf 1K"), 0); /* it prints nothing */
     assert_int_equal(run("run /nonexistent.ptx --kernel k --grid 1 --block 1"), 2);
     if (no_gpu())
         assert_int_equal(run("run " L1 " --kernel atomic_sum " SUM " --backend gpu"), 2);

@@ -254,6 +254,18 @@ static void hostile_case(const char *name, const char *kind)
     remove_work();
 }
 
+/* Run finding f's replay line (what a student copies from the report);
+ * its exit status, its output in out. */
+static int run_replay(const JsonValue *f)
+{
+    const char *r = json_get_string(f, "replay");
+    assert_non_null(r);
+    assert_true(strncmp(r, "warpsim run ", 12) == 0);
+    /* its printf output can be megabytes: keep the end, where the fault is */
+    return sh(true, "cd '%s/cwd' && env TMPDIR='%s/tmp' %s %s > '%s/replay.txt' 2>&1; rc=$?; tail -c 4000 "
+              "'%s/replay.txt'; exit $rc", work, work, self(), r + 8, work, work);
+}
+
 #define CASE(fn, file, kind) \
     static void fn(void **s) { (void)s; hostile_case(file, kind); }
 
@@ -286,6 +298,10 @@ static void test_hostile_local_memory_past_the_limit_is_a_finding(void **s)
     assert_non_null(strstr(msg, "exceeds the 64 MiB limit; the test was not run"));
     assert_non_null(strstr(reports[2], "\u00d7 391 resident blocks = 6.1 GiB exceeds the 64 MiB limit"));
     assert_int_equal((int)json_get_number(f, "tests", 0), 2);
+    /* the replay carries the grader's limit, so it ends the same way */
+    assert_non_null(strstr(json_get_string(f, "replay"), " --max-memory 67108864"));
+    assert_int_equal(run_replay(f), 1);
+    assert_non_null(strstr(out, "kernel fault: memory-limit"));
     remove_work();
 }
 CASE(test_hostile_endless_loop_ends_at_the_budget, "endless.cu", "budget-exceeded")
@@ -305,6 +321,11 @@ static void test_hostile_huge_printf_ends_at_the_printf_limit(void **s)
     assert_non_null(strstr(json_get_string(f, "message"), "the test was stopped"));
     assert_int_equal((int)json_get_number(f, "line", 0), 6);
     assert_non_null(strstr(reports[2], "printf-limit at "));
+    /* the replay carries the grader's printf ceiling, so it stops the same way */
+    assert_non_null(strstr(json_get_string(f, "replay"), " --max-printf 1048576"));
+    assert_int_equal(run_replay(f), 1);
+    assert_non_null(strstr(out, "kernel fault: printf-limit"));
+    assert_non_null(strstr(out, "printf wrote more than 1 MiB, this launch's printf limit"));
     remove_work();
 }
 
