@@ -306,6 +306,26 @@ static void test_hostile_local_memory_past_the_limit_is_a_finding(void **s)
 }
 CASE(test_hostile_endless_loop_ends_at_the_budget, "endless.cu", "budget-exceeded")
 
+/* --gpu-sim's stand-in for the GPU stops printf at the same ceiling: the
+ * GPU side of the grade reports printf-limit too, and the grading still
+ * ends in seconds (without it the stand-in printed 64 MiB per test). */
+static void test_hostile_huge_printf_on_the_gpu_stand_in(void **s)
+{
+    (void)s;
+    need_nvcc();
+    copy_case("huge_printf.cu");
+    grade_hostile("huge_printf.cu", "printf-limit", "--gpu-sim");
+    assert_true(took < 20);
+    const JsonValue *fs = json_get(report, "findings");
+    int gpu = 0;
+    for (size_t i = 0; i < fs->n; i++) {
+        const char *k = json_get_string(&fs->items[i], "kind"), *b = json_get_string(&fs->items[i], "backend");
+        gpu += k && b && !strcmp(k, "printf-limit") && !strcmp(b, "gpu");
+    }
+    assert_int_equal(gpu, 1);
+    remove_work();
+}
+
 /* Every thread printing in a long loop once took 30 s to grade: the
  * grader's printf ceiling (GRADE_MAX_PRINTF) stops each test at 1 MiB with
  * a finding that says so, and the grading ends in seconds. */
@@ -506,6 +526,7 @@ int main(void)
         cmocka_unit_test_teardown(test_hostile_local_memory_past_the_limit_is_a_finding, free_report),
         cmocka_unit_test_teardown(test_hostile_endless_loop_ends_at_the_budget, free_report),
         cmocka_unit_test_teardown(test_hostile_huge_printf_ends_at_the_printf_limit, free_report),
+        cmocka_unit_test_teardown(test_hostile_huge_printf_on_the_gpu_stand_in, free_report),
         cmocka_unit_test_teardown(test_hostile_symlink_beside_the_file_is_refused, free_report),
         cmocka_unit_test_teardown(test_hostile_submission_that_is_a_symlink_is_refused, free_report),
         cmocka_unit_test_teardown(test_hostile_ten_megabyte_file_is_refused_unread, free_report),
