@@ -189,6 +189,50 @@ static void test_lesson10_cooperative_launches_survive_a_recording(void **st)
     assert_null(strstr(out, "trap"));
 }
 
+/* `warpsim run ... --check races` as the README's table says: a finding
+ * for __syncthreads() (block 0 reads partial[1] before block 1 writes it),
+ * none for the cooperative grid_sum. */
+static char *run_out(const char *args, int *rc)
+{
+    const char *w = getenv("WARPSIM");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s run lessons/" SLUG "/kernel.ptx %s --grid 132 --block 256 "
+             "--arg buf:i32[1048576]=fill:1 --arg buf:i32[132]=fill:0 --arg buf:i32[1]=fill:0 --arg i32:1048576 "
+             "--check races 2>&1", w ? w : "build/warpsim", args);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *out = calloc(1, 1 << 16);
+    assert_non_null(out);
+    size_t got = fread(out, 1, (1 << 16) - 1, p);
+    out[got] = 0;
+    int st = pclose(p);
+    *rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return out;
+}
+
+static void test_lesson10_race_checker_as_the_readme_says(void **st)
+{
+    (void)st;
+    int rc;
+    char *o = run_out("--kernel grid_sum_syncthreads", &rc);
+    assert_int_equal(rc, 1);
+    const char *f = strstr(o, "write-after-read on global memory");
+    if (!f)
+        fail_msg("no write-after-read:\n%s", o);
+    assert_non_null(strstr(f, "first : read by block (0,0,0) thread (1,0,0)"));
+    assert_non_null(strstr(f, "second: write by block (1,0,0) thread (0,0,0)"));
+    free(o);
+    o = run_out("--kernel grid_sum --cooperative", &rc);
+    if (rc != 0 || !strstr(o, "race check: no hazards found"))
+        fail_msg("grid_sum --cooperative --check races:\n%s", o);
+    free(o);
+    char *raw = lesson_read_text("lessons/" SLUG "/README.md"), *r = lesson_squash(raw);
+    free(raw);
+    assert_non_null(strstr(r, "block 0 reads `partial[1]` before block 1 writes it; the cooperative `grid_sum` with "
+                              "`--check races` has no finding"));
+    free(r);
+}
+
 /* The H100 recording of a cooperative launch that the README cites. */
 static void test_lesson10_cited_recording_exists(void **st)
 {
@@ -211,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_lesson10_reduce_is_one_redux_on_16_and_32),
         cmocka_unit_test(test_lesson10_xcheck_lines_parse_and_run),
         cmocka_unit_test(test_lesson10_cooperative_launches_survive_a_recording),
+        cmocka_unit_test(test_lesson10_race_checker_as_the_readme_says),
         cmocka_unit_test(test_lesson10_cited_recording_exists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
