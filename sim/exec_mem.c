@@ -5,6 +5,7 @@
  * (exec_atomic_order). */
 #include "exec_int.h"
 #include "exec_lanes.h"
+#include "race.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -425,6 +426,12 @@ static void ex_atom(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         uint64_t old = load_val(p, sz, false);
         uint64_t nv = atom_apply(in, global, old, b[l] & wm, c[l] & wm) & wm; /* the width written */
         store_val(p, sz, nv);
+        /* the last arrival at cooperative groups' grid barrier flips bit 31
+         * of its counter in the launch's workspace (%envreg1/2): every block
+         * has arrived, the race checker may order all before with all after */
+        if (x->race && x->coop_ws && global && sz == 4 && a >= x->coop_ws && a < x->coop_ws + 64 &&
+            ((old ^ nv) & 0x80000000u))
+            race_grid_barrier(x->race);
         if (x->trace) /* atomics are rare: the lane loop is not a hot one */
             exec_trace_atomic(x, w, in, l, a, old, nv);
         if (x->alog)

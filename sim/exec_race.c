@@ -48,6 +48,10 @@ void exec_race_mem_async(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op
         int sp = space_of(in, &a);
         if (sp < 0)
             continue;
+        /* the grid barrier's own polls and arrivals are its synchronisation,
+         * not data (race_grid_barrier orders what they guard) */
+        if (sp == RACE_SPACE_GLOBAL && x->coop_ws && a >= x->coop_ws && a < x->coop_ws + 64)
+            continue;
         race_access(x->race, sp, a, size, rop, in->scope ? RACE_SCOPE_CTA : RACE_SCOPE_GPU, &who);
     }
 }

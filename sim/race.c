@@ -172,6 +172,20 @@ void race_barrier(RaceChecker *rc, uint64_t block)
         b->bar_seq = ++b->seq;
 }
 
+void race_grid_barrier(RaceChecker *rc)
+{
+    if (!rc)
+        return;
+    /* every thread arrived: nothing before can race with anything after, so
+     * the global shadow starts afresh (pages stay in the table: its open
+     * addressing needs the slots) */
+    for (uint64_t i = 0; i < rc->gcap; i++) {
+        RacePage *pg = &rc->gtab[i];
+        if (pg->cells)
+            memset(pg->cells, 0, race_cells_bytes(pg->bytewise));
+    }
+}
+
 /* __syncwarp: every lane of the mask learns what every other lane of it
  * knew (join of their clocks), and the sync itself is a new tick all of
  * them know. */

@@ -15,10 +15,12 @@
  *    of that block after it;
  *  - race_warp_sync orders the accesses of the lanes of its mask before it
  *    with theirs after it, transitively (vector clocks per warp);
- *  - nothing orders two blocks within one launch: there is no grid-wide
- *    sync, and memory fences with flags (threadfence + volatile or atomic
- *    flags, the "last block" reduction pattern) are NOT modelled, so a
- *    correct fence-and-flag handshake between blocks is reported as a race;
+ *  - nothing orders two blocks within one launch, except a grid-wide
+ *    barrier (race_grid_barrier: cooperative groups' grid.sync() in a
+ *    cooperative launch), which orders every access before it with every
+ *    access after it; memory fences with flags (threadfence + volatile or
+ *    atomic flags, the "last block" reduction pattern) are NOT modelled, so
+ *    a correct fence-and-flag handshake between blocks is reported as a race;
  *  - two atomics never race with each other, except that a .cta-scoped
  *    atomic on global memory another block accesses is "atomic-scope";
  *  - an mbarrier phase completing (race_mbarrier_complete) orders every
@@ -122,6 +124,12 @@ void race_barrier(RaceChecker *rc, uint64_t block);
  * of warp `warp` of block (lanes of warp w are tids w*32 .. w*32+31), before
  * it with those after it.  Lanes past the block's last thread are ignored. */
 void race_warp_sync(RaceChecker *rc, uint64_t block, uint32_t warp, uint32_t mask);
+/* A grid-wide barrier completed: every thread of the launch had arrived (the
+ * executor calls it at the last arrival of a cooperative launch's grid.sync(),
+ * while every other thread waits), so every access of any block before it
+ * happens-before every access after it: the global shadow is forgotten.
+ * Shared memory is per block and left to race_barrier. */
+void race_grid_barrier(RaceChecker *rc);
 
 /* One thread's access of size bytes at addr (shared: offset in its block's
  * window; bytes past the window are ignored: bounds are the executor's job).

@@ -276,6 +276,46 @@ static void test_ptx_cooperative_launch_grid_sync_and_its_refusals(void **s)
     assert_non_null(strstr(err.msg, "cudaErrorCooperativeLaunchTooLarge"));
 }
 
+/* The race checker follows grid.sync(): a block reading what another wrote
+ * before the barrier is ordered (no finding), two blocks
+ * writing one slot after it, or both before it, still race. */
+static void test_ptx_race_checker_orders_blocks_across_grid_sync(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST(); /* race checking is the simulator's */
+    DeviceModule *m = load_file("tests/kernels/grid_sync_races.ptx");
+    static const struct {
+        const char *kernel;
+        int findings, line;
+    } want[] = {{"handoff", 0, 0}, {"same_slot_after", 1, 27}, {"same_slot_before", 1, 35}};
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        int slot[8] = {0}, out[8] = {0};
+        DevicePtr ds = up(slot, sizeof slot), d_out = up(out, sizeof out);
+        void *args[] = {&ds, &d_out};
+        SimError err;
+        DeviceLaunch cfg = {.grid = {8, 1, 1}, .block = {64, 1, 1}, .cooperative = true,
+                            .checks = DEVICE_CHECK_RACES};
+        if (device_launch(m, want[k].kernel, &cfg, args, NULL, &fault, &err))
+            fail_msg("%s: %s %s", want[k].kernel, err.msg, fault.msg);
+        if (device_race_count(dev) != want[k].findings)
+            fail_msg("%s: %d findings, want %d", want[k].kernel, device_race_count(dev), want[k].findings);
+        if (want[k].findings) {
+            const DeviceRace *r = device_race(dev, 0);
+            assert_string_equal(r->kind, "write-after-write");
+            assert_string_equal(r->space, "global");
+            assert_int_equal(r->second.line, want[k].line);
+            assert_int_not_equal(r->first.block.x, r->second.block.x);
+        } else {
+            down(out, d_out, sizeof out);
+            down(slot, ds, sizeof slot);
+            for (int b = 0; b < 8; b++) {
+                assert_int_equal(out[b], (b + 1) % 8 * 10);
+                assert_int_equal(slot[b], b * 10 + 1); /* out[b - 1] + 1 */
+            }
+        }
+    }
+}
+
 /* ---- clusters of one CTA ------------------------------------------------------ */
 
 /* A launch without clusters runs each CTA as a cluster of one: the cluster
@@ -317,6 +357,7 @@ int main(void)
         T(test_ptx_device_malloc_free_across_launches_and_heap_exhaustion),
         T(test_ptx_heap_exhaustion_null_and_bad_free_are_clear_faults),
         T(test_ptx_cooperative_launch_grid_sync_and_its_refusals),
+        T(test_ptx_race_checker_orders_blocks_across_grid_sync),
         T(test_ptx_single_cta_clusters_run_and_larger_clusters_are_refused),
 #undef T
     };

@@ -926,11 +926,31 @@ static void test_access_rate(void **s)
     assert_false(race_truncated(rc));
 }
 
+/* A grid barrier orders every block's global accesses before it with every
+ * access after it; shared memory is the blocks' own, and accesses after
+ * it still race with each other. */
+static void test_grid_barrier_orders_blocks_in_global_memory_only(void **s)
+{
+    (void)s;
+    race_block_start(rc, 1, 1024);
+    acc(GL, G0 + 8, 4, RACE_WRITE, 0, 3, 10);   /* block 0 writes, then the barrier */
+    acc(SH, 16, 4, RACE_WRITE, 0, 4, 11);
+    race_grid_barrier(rc);
+    acc(GL, G0 + 8, 4, RACE_READ, 1, 7, 20);    /* block 1 reads it: ordered */
+    assert_int_equal(race_count(rc), 0);
+    acc(SH, 16, 4, RACE_READ, 0, 5, 21);        /* shared: no block barrier between */
+    only("read-after-write");
+    acc(GL, G0 + 8, 4, RACE_WRITE, 0, 9, 22);   /* after it, two blocks still race */
+    assert_non_null(find("write-after-read"));
+    race_grid_barrier(NULL);                    /* no checker: nothing */
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
     const struct CMUnitTest tests[] = {
         T(test_read_after_write_in_shared_is_found),
+        T(test_grid_barrier_orders_blocks_in_global_memory_only),
         T(test_read_after_write_twins_barrier_same_thread_other_bytes),
         T(test_write_after_read_is_found_and_barrier_twin_is_not),
         T(test_write_after_read_found_when_writer_was_the_last_reader),
