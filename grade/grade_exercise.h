@@ -67,8 +67,10 @@ typedef enum {
                                     >= limit (0..1) on the exercise's arch */
     GRADE_RUBRIC_MAX_CYCLES      /* the timing model's cycles (DeviceStats.cycles
                                     of a timed launch, docs/timing.md) of run 0
-                                    of the largest test whose answer was right
-                                    <= limit; run 0 of every test is timed when
+                                    of the largest test <= limit, judged only
+                                    when that run's answer was right (a time of
+                                    a smaller test says nothing of the size the
+                                    item names); run 0 of every test is timed when
                                     an exercise has such an item (timing never
                                     changes results) */
 } GradeRubricKind;

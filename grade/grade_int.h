@@ -95,6 +95,11 @@ typedef struct {
     uint64_t max_atomics;        /* the most atomics of a correct run */
     bool timed;                  /* run 0 ran with the timing model and was right */
     uint64_t cycles;             /* its modelled cycles (DeviceStats.cycles) */
+    uint64_t smem_wavefronts;    /* its shared-memory wavefronts and */
+    uint64_t bank_replays;       /* bank-conflict replays (DeviceTiming) */
+    int top_stall;               /* the warp state with the most warp-cycles
+                                    besides selected (DEVICE_STALL_*), -1 none */
+    double top_stall_share;      /* its share of all warp-cycles, 0..1 */
     bool sim_out_ok;             /* run 0 finished: sim_out holds its buffers */
     uint8_t *sim_out[GRADE_MAX_PARAMS];
     bool gpu_done, gpu_failed;

@@ -200,23 +200,31 @@ static void rubric_min_occupancy(GradeCtx *c, const GradeRubric *ru, GradeItem *
         o.blocks_per_sm == 1 ? "" : "s", cfg.block_size, lim, px.regs, px.smem);
 }
 
-/* The timing model's cycles of the largest test whose run 0 was right. */
+/* The timing model's cycles of the largest test's run 0, when it was right:
+ * a time taken on a smaller test, or of a wrong answer, says nothing of the
+ * size the item names.  Besides the cycles: the shared memory's bank-conflict
+ * replays and the warps' commonest wait, where the time went. */
 static void rubric_max_cycles(GradeCtx *c, const GradeRubric *ru, GradeItem *it)
 {
-    int wt = -1;
-    for (int ti = 0; ti < c->ex->ntests; ti++)
-        if (c->tests[ti].timed)
-            wt = ti; /* tests go smallest first: the last timed is the largest */
-    if (wt < 0) {
-        say(it, "not earned: no test's first run (the default schedule, with the timing model) gave the right "
-                "answer, so there is no time to judge");
+    const GradeTest *T = &c->tests[c->ex->ntests - 1]; /* tests go smallest first */
+    if (!T->timed) {
+        say(it, "not earned: the largest test, %s, did not give the right answer in its first run (the default "
+                "schedule, with the timing model), so there is no time to judge",
+            T->t->name);
         return;
     }
-    const GradeTest *T = &c->tests[wt];
     it->passed = (double)T->cycles <= ru->limit;
-    say(it, "%s: %s: %" PRIu64 " cycles in the timing model on %s (at most %.0f wanted; `warpsim run ... --timing` "
-            "shows where the time goes)",
-        it->passed ? "earned" : "not earned", T->t->name, T->cycles, c->ex->arch, ru->limit);
+    char where[256] = "";
+    int w = 0;
+    if (T->bank_replays)
+        w = snprintf(where, sizeof where, "; shared memory: %" PRIu64 " bank-conflict replays in %" PRIu64
+                     " wavefronts", T->bank_replays, T->smem_wavefronts);
+    if (T->top_stall >= 0 && w >= 0 && (size_t)w < sizeof where)
+        snprintf(where + w, sizeof where - (size_t)w, "; the warps' commonest wait: %s, %.0f%% of warp-cycles",
+                 device_stall_name(T->top_stall), T->top_stall_share * 100);
+    say(it, "%s: %s: %" PRIu64 " cycles in the timing model on %s (at most %.0f wanted%s; `warpsim run ... "
+            "--timing` shows where the time goes)",
+        it->passed ? "earned" : "not earned", T->t->name, T->cycles, c->ex->arch, ru->limit, where);
 }
 
 void grade_score_rubric(GradeCtx *c)

@@ -209,6 +209,28 @@ static void stop_test(Ctx *x, int ti)
 }
 
 /* Take run `run` of test ti into the report, as if it had just run. */
+/* What the max-cycles rubric says of a timed run besides its cycles: the
+ * shared memory's bank-conflict replays and the warps' commonest wait. */
+static void note_timing(GradeTest *T, const DeviceTiming *tm)
+{
+    T->smem_wavefronts = tm->smem_wavefronts;
+    T->bank_replays = tm->bank_conflict_replays;
+    T->top_stall = -1;
+    T->top_stall_share = 0;
+    uint64_t all = 0, top = 0;
+    for (int k = 0; k < DEVICE_STALL_COUNT; k++) {
+        all += tm->stall[k];
+        if (k != DEVICE_STALL_SELECTED && tm->stall[k] > top) {
+            top = tm->stall[k];
+            T->top_stall = k;
+        }
+    }
+    if (all)
+        T->top_stall_share = (double)top / (double)all;
+    else
+        T->top_stall = -1;
+}
+
 static void take(Ctx *x, Slot *s, int ti, int run)
 {
     GradeCtx *c = x->c;
@@ -251,6 +273,7 @@ static void take(Ctx *x, Slot *s, int ti, int run)
         if (run == 0 && res->stats.timing.on) {
             T->timed = true;
             T->cycles = res->stats.cycles;
+            note_timing(T, &res->stats.timing);
         }
     } else {
         grade_record_wrong(c, ti, run, why);

@@ -19,6 +19,7 @@ extern const GradeExercise lesson01_exercise;
 extern const GradeExercise lesson02_exercise;
 extern const GradeExercise lesson03_exercise;
 extern const GradeExercise lesson04_exercise;
+extern const GradeExercise lesson05_exercise;
 extern const GradeExercise lesson06_exercise;
 extern const GradeExercise lesson07_exercise;
 extern const GradeExercise lesson08_exercise;

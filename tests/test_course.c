@@ -18,6 +18,7 @@
 
 #include "lesson.h"
 #include "source.h"
+#include "xcheck.h"
 
 static char *read_text(const char *path)
 {
@@ -185,6 +186,93 @@ static void test_lesson3_hardware_figures_are_the_recorded_ones(void **st)
     assert_non_null(strstr(s, "REDUX.SUM"));
     assert_non_null(strstr(s, "VOTEU.ANY"));
     free(s);
+}
+
+/* The launch of `kernel` in lesson `slug` of recording r (the first whose
+ * line names it). */
+static const XcheckRef *recorded_launch(const XcheckRecording *r, const char *slug, const char *kernel)
+{
+    char key[96];
+    snprintf(key, sizeof key, "--kernel %s ", kernel);
+    for (int i = 0; i < r->n; i++)
+        for (int k = 0; !strcmp(r->lessons[i].slug, slug) && k < r->lessons[i].n; k++)
+            if (strstr(r->lessons[i].refs[k].line, key))
+                return &r->lessons[i].refs[k];
+    fail_msg("%s: no launch of %s recorded", slug, kernel);
+    return NULL;
+}
+
+/* Run j of the order-dependent buffer arg of a recorded launch, as one
+ * 32-bit word. */
+static uint32_t recorded_word(const XcheckRef *ref, int arg, int j)
+{
+    for (int b = 0; b < ref->nbufs; b++)
+        if (ref->bufs[b].arg == arg) {
+            assert_true(j < ref->bufs[b].nruns);
+            uint32_t w;
+            memcpy(&w, ref->bufs[b].runs[j], 4);
+            return w;
+        }
+    fail_msg("%s: no buffer %d", ref->line, arg);
+    return 0;
+}
+
+/* Lesson 3's figures from the H100's xcheck recording -- who ended
+ * last_writer, who won first_claim, the float sums' range per kernel -- are
+ * the committed recording's (the README kept an earlier recording's after
+ * the launches were recorded again). */
+static void test_lesson3_readme_quotes_the_xcheck_recording(void **st)
+{
+    (void)st;
+    XcheckRecording rec;
+    char msg[512];
+    if (!xcheck_recording_read("traces/hw/nvidia-h100-80gb-hbm3/xcheck.json", &rec, msg, sizeof msg))
+        fail_msg("%s", msg);
+    assert_int_equal(rec.info.runs, 3);
+    char *raw = read_text("lessons/03-atomics/README.md");
+    /* the README's line breaks do not matter */
+    for (char *p = raw; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    const XcheckRef *lw = recorded_launch(&rec, "03-atomics", "last_writer");
+    const XcheckRef *fc = recorded_launch(&rec, "03-atomics", "first_claim");
+    uint32_t w[3], c[3];
+    for (int j = 0; j < 3; j++) {
+        w[j] = recorded_word(lw, 0, j);
+        c[j] = recorded_word(fc, 0, j);
+    }
+    char want[200];
+    if (w[0] == w[1] && w[1] == w[2])
+        snprintf(want, sizeof want, "`last_writer` ended with thread %u all three times", w[0]);
+    else
+        snprintf(want, sizeof want, "`last_writer` ended with threads %u, %u and %u", w[0], w[1], w[2]);
+    if (!strstr(raw, want))
+        fail_msg("lessons/03-atomics/README.md does not say \"%s\"", want);
+    snprintf(want, sizeof want, "`first_claim` was won by %u, %u and %u", c[0], c[1], c[2]);
+    if (!strstr(raw, want))
+        fail_msg("lessons/03-atomics/README.md does not say \"%s\"", want);
+    static const char *const sums[] = {"sum_warp_f32", "sum_block_f32"};
+    for (int k = 0; k < 2; k++) {
+        const XcheckRef *ref = recorded_launch(&rec, "03-atomics", sums[k]);
+        float v[3], lo = 0, hi = 0;
+        int distinct = 0;
+        for (int j = 0; j < 3; j++) {
+            uint32_t u = recorded_word(ref, 1, j);
+            memcpy(&v[j], &u, 4);
+            bool seen = false;
+            for (int i = 0; i < j; i++)
+                seen |= v[i] == v[j];
+            distinct += !seen;
+            lo = j == 0 || v[j] < lo ? v[j] : lo;
+            hi = j == 0 || v[j] > hi ? v[j] : hi;
+        }
+        snprintf(want, sizeof want, "| `%s` | %d distinct in 3 launches | %.6f .. %.6f |", sums[k], distinct,
+                 (double)lo, (double)hi);
+        if (!strstr(raw, want))
+            fail_msg("lessons/03-atomics/README.md has no row \"%s\"", want);
+    }
+    free(raw);
+    xcheck_recording_free(&rec);
 }
 
 /* Lesson 2: `warpsim explore` of activemask_vs_ballot gives one result, as
@@ -477,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_no_lesson_text_cites_material_the_learner_lacks),
         cmocka_unit_test(test_lesson1_last_block_has_256_threads_88_with_work),
         cmocka_unit_test(test_lesson3_hardware_figures_are_the_recorded_ones),
+        cmocka_unit_test(test_lesson3_readme_quotes_the_xcheck_recording),
         cmocka_unit_test(test_lesson2_activemask_vs_ballot_explores_to_one_result),
         cmocka_unit_test(test_lesson4_step_and_occupancy_claims_hold),
         cmocka_unit_test(test_lesson4_harness_runs_its_steps),

@@ -148,8 +148,12 @@ static void test_lesson06_h100_figures_are_recorded(void **st)
 static void test_lesson06_xcheck_lines_parse_and_run(void **st)
 {
     (void)st;
-    const char *out = lesson_xcheck_runs("06-latency-throughput", 15);
-    assert_non_null(strstr(out, "15 launches checked, 0 mismatches"));
+    const char *out = lesson_xcheck_runs("06-latency-throughput", 18);
+    assert_non_null(strstr(out, "18 launches checked, 0 mismatches"));
+    /* the time claims the next recording judges on the H100 hold in the model */
+    assert_non_null(strstr(out, "time: load_v4 (line 36) faster than load_1 (line 16) by 1.5x"));
+    assert_non_null(strstr(out, "time: op_mul (line 39) faster than op_div (line 38) by 2.5x"));
+    assert_non_null(strstr(out, "2 time claims judged, 0 failing"));
 }
 
 /* The kernels whose H100 figures the lesson quotes are the timing suite's

@@ -94,6 +94,50 @@ static void test_lesson12_every_section_matches_its_reference(void **st)
     free(t);
 }
 
+/* What the harness and the README say of the H100's relaxed message is
+ * what the recording holds: 42 in every run (they said it awaited one). */
+static void test_lesson12_relaxed_message_on_the_h100_is_the_recordings(void **st)
+{
+    (void)st;
+    XcheckRecording rec;
+    char msg[512];
+    if (!xcheck_recording_read("traces/hw/nvidia-h100-80gb-hbm3/xcheck.json", &rec, msg, sizeof msg))
+        fail_msg("%s", msg);
+    int found = 0;
+    for (int i = 0; i < rec.n; i++)
+        for (int k = 0; !strcmp(rec.lessons[i].slug, "12-atomics") && k < rec.lessons[i].n; k++) {
+            const XcheckRef *r = &rec.lessons[i].refs[k];
+            if (!strstr(r->line, "--kernel message_relaxed "))
+                continue;
+            for (int b = 0; b < r->nbufs; b++) {
+                if (r->bufs[b].arg != 2)
+                    continue;
+                assert_int_equal(r->bufs[b].nruns, 3);
+                for (int j = 0; j < 3; j++) {
+                    int32_t v;
+                    memcpy(&v, r->bufs[b].runs[j], 4);
+                    assert_int_equal(v, 42);
+                }
+                found++;
+            }
+        }
+    assert_int_equal(found, 1);
+    xcheck_recording_free(&rec);
+    int rc;
+    char *t = run_lesson12(&rc);
+    char *sq = lesson_squash(t);
+    assert_non_null(strstr(sq, "On an H100 (traces/hw/nvidia-h100-80gb-hbm3/xcheck.json, 3 runs) the relaxed kernel "
+                               "read 42 every time too"));
+    assert_null(strstr(sq, "for the recording"));
+    free(sq);
+    free(t);
+    char *raw = lesson_read_text("lessons/12-atomics/README.md");
+    char *r = lesson_squash(raw);
+    assert_non_null(strstr(r, "In the H100's recording it read 42 in all three runs"));
+    free(r);
+    free(raw);
+}
+
 /* The README's PTX claims: nvcc writes atom for an unused result too; the
  * scopes and orders are the ones it names. */
 static void test_lesson12_ptx_is_what_the_readme_says(void **st)
@@ -165,6 +209,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lesson12_is_listed),
         cmocka_unit_test(test_lesson12_every_section_matches_its_reference),
+        cmocka_unit_test(test_lesson12_relaxed_message_on_the_h100_is_the_recordings),
         cmocka_unit_test(test_lesson12_ptx_is_what_the_readme_says),
         cmocka_unit_test(test_lesson12_stepper_shows_one_cas_winner),
         cmocka_unit_test(test_lesson12_xcheck_lines_parse_and_run),

@@ -1,7 +1,8 @@
 /* test_lesson13.c: lesson 13 (tile programming) -- its harness runs and
  * every result it shows matches the expected value (a harness marks a result
  * that differs with "<- DIFFERS"), the explore claim of its README holds
- * (integer tile atomic: one result; float: several), and its xcheck.txt
+ * (integer tile atomic: one result; float: several), the H100's float sums
+ * the README quotes are those of the committed recording, and its xcheck.txt
  * launches parse and agree with a second simulator standing in for the GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <cmocka.h>
 
 #include "lesson.h"
+#include "lesson_fixture.h"
 
 static char *run_lesson(int *rc)
 {
@@ -82,6 +84,46 @@ static void test_lesson13_explore_integer_one_float_several(void **s)
     assert_non_null(strstr(out, "arg 1  f32[1]: 8 distinct results in 100 runs"));
 }
 
+/* The float tile atomics' H100 results the README quotes ("14.1536503 in
+ * all three runs") are the committed recording's (it quoted an earlier
+ * recording's once the launches were recorded again). */
+static void test_lesson13_h100_float_sums_are_the_recordings(void **s)
+{
+    (void)s;
+    XcheckRecording r;
+    char msg[512];
+    if (!xcheck_recording_read("traces/hw/nvidia-h100-80gb-hbm3/xcheck.json", &r, msg, sizeof msg))
+        fail_msg("%s", msg);
+    char *raw = lesson_read_text("lessons/13-tiles/README.md");
+    char *readme = lesson_squash(raw);
+    int quoted = 0;
+    for (int i = 0; i < r.n; i++) {
+        if (strcmp(r.lessons[i].slug, "13-tiles"))
+            continue;
+        for (int k = 0; k < r.lessons[i].n; k++) {
+            const XcheckRef *ref = &r.lessons[i].refs[k];
+            if (!strstr(ref->line, "--kernel slot_sum_f32 ") && !strstr(ref->line, "--kernel block_sum_f32 "))
+                continue;
+            const XcheckRefBuf *b = &ref->bufs[1];
+            assert_int_equal(b->nruns, 3);
+            float v[3];
+            for (int j = 0; j < 3; j++)
+                memcpy(&v[j], b->runs[j], 4);
+            /* the README says "in all three": the recording must agree */
+            assert_true(v[0] == v[1] && v[1] == v[2]);
+            char want[64];
+            snprintf(want, sizeof want, "%.9g in all three", (double)v[0]);
+            if (!strstr(readme, want))
+                fail_msg("lessons/13-tiles/README.md does not say \"%s\" (%s)", want, ref->line);
+            quoted++;
+        }
+    }
+    assert_int_equal(quoted, 2);
+    free(readme);
+    free(raw);
+    xcheck_recording_free(&r);
+}
+
 static void test_lesson13_xcheck_launches_agree_with_a_second_simulator(void **s)
 {
     (void)s;
@@ -96,6 +138,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lesson13_every_section_matches),
         cmocka_unit_test(test_lesson13_explore_integer_one_float_several),
+        cmocka_unit_test(test_lesson13_h100_float_sums_are_the_recordings),
         cmocka_unit_test(test_lesson13_xcheck_launches_agree_with_a_second_simulator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -227,8 +227,10 @@ int lesson05_run(const LessonEnv *env)
                      "       --arg buf:f32[32]=fill:0 --arg i32:32 --arg i32:4 --timing\n"
                      "   warpsim run %s/kernel.ptx --kernel transpose_smem --grid 2,2 --block 32,8 \\\n"
                      "       --arg buf:f32[4096]=rand:1 --arg buf:f32[4096]=fill:0 --arg i32:64 --timing\n"
-                     "Compare with a GPU: warpsim xcheck 05-access-patterns\n",
-                env->dir, env->dir);
+                     "Compare with a GPU: warpsim xcheck 05-access-patterns\n"
+                     "Exercise: %s/exercise/README.md -- a transpose through shared memory without "
+                     "bank conflicts (warpsim grade 5).\n",
+                env->dir, env->dir, env->dir);
         if (c.wrong)
             fprintf(c.o, "\n%d check%s did not hold (marked NO or DIFFERS above).\n", c.wrong,
                     c.wrong == 1 ? "" : "s");
