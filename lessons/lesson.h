@@ -108,5 +108,6 @@ int lesson08_run(const LessonEnv *env);
 int lesson09_run(const LessonEnv *env);
 int lesson12_run(const LessonEnv *env);
 int lesson13_run(const LessonEnv *env);
+int lesson14_run(const LessonEnv *env);
 
 #endif
