@@ -195,11 +195,13 @@ SimStatus instr_residency(const char *path, const char *text, size_t len, const 
         bytes = (bytes + a - 1) / a * a + f->params[i].size;
     }
     uint64_t with = (bytes + 7) / 8 * 8 + 8;
-    if (with > INSTR_MAX_PARAM_BYTES) {
+    bool new_isa = m->version_major > 8 || (m->version_major == 8 && m->version_minor >= 1);
+    int limit = new_isa ? INSTR_MAX_PARAM_BYTES : INSTR_MAX_PARAM_BYTES_OLD;
+    if (with > (uint64_t)limit) {
         st = sim_error_set(err, SIM_ERR_UNSUPPORTED, path, f->line, 0,
                            "kernel '%s' takes %llu bytes of parameters: with the residency buffer's pointer, "
                            "%llu, past the %d bytes a kernel may take",
-                           entry, (unsigned long long)bytes, (unsigned long long)with, INSTR_MAX_PARAM_BYTES);
+                           entry, (unsigned long long)bytes, (unsigned long long)with, limit);
         goto done;
     }
     char g[16];

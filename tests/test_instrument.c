@@ -274,8 +274,8 @@ static void test_instrument_rejects_unknown_and_twice(void **s)
 
 /* A kernel whose parameters fill the 32,764 bytes leaves no room for the
  * residency pointer: refused with both sizes, where it used to give PTX
- * that ptxas rejects ("uses too much parameter space"); 8 bytes fewer and
- * the pointer fits. */
+ * that ptxas rejects ("uses too much parameter space"); 12 bytes fewer and
+ * the 8-aligned pointer fits. */
 static void test_instrument_refuses_a_kernel_at_the_parameter_limit(void **s)
 {
     (void)s;
@@ -283,17 +283,26 @@ static void test_instrument_refuses_a_kernel_at_the_parameter_limit(void **s)
     char *inst;
     size_t ilen;
     SimError e;
-    const char *fmt = ".version 8.0\n.target sm_90\n.address_size 64\n"
+    const char *fmt = ".version %s\n.target sm_90\n.address_size 64\n"
                       ".visible .entry k(.param .u64 out, .param .align 4 .b8 big[%d])\n{\n\tret;\n}\n";
-    snprintf(t, sizeof t, fmt, 32756);
+    snprintf(t, sizeof t, fmt, "8.1", 32756);
     sim_error_clear(&e);
     assert_int_equal(instr_residency("k.ptx", t, strlen(t), "k", &inst, &ilen, &e), SIM_ERR_UNSUPPORTED);
     assert_non_null(strstr(e.msg, "kernel 'k' takes 32764 bytes of parameters: with the residency buffer's "
                                   "pointer, 32776, past the 32764 bytes a kernel may take"));
-    snprintf(t, sizeof t, fmt, 32748);
+    snprintf(t, sizeof t, fmt, "8.1", 32744); /* 32,752 bytes: the pointer at 32,752 ends at 32,760 */
     assert_int_equal(instr_residency("k.ptx", t, strlen(t), "k", &inst, &ilen, &e), SIM_OK);
     int regs;
     bool have;
+    assert_true(ptxas_ok(inst, ilen, &regs, &have));
+    free(inst);
+    /* before PTX ISA 8.1 ptxas allows 4,352 bytes */
+    snprintf(t, sizeof t, fmt, "8.0", 4344);
+    assert_int_equal(instr_residency("k.ptx", t, strlen(t), "k", &inst, &ilen, &e), SIM_ERR_UNSUPPORTED);
+    assert_non_null(strstr(e.msg, "takes 4352 bytes of parameters: with the residency buffer's pointer, 4360, "
+                                  "past the 4352 bytes"));
+    snprintf(t, sizeof t, fmt, "8.0", 4336);
+    assert_int_equal(instr_residency("k.ptx", t, strlen(t), "k", &inst, &ilen, &e), SIM_OK);
     assert_true(ptxas_ok(inst, ilen, &regs, &have));
     free(inst);
 }
