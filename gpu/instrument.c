@@ -188,6 +188,22 @@ SimStatus instr_residency(const char *path, const char *text, size_t len, const 
                                "kernel '%s' is already instrumented (it has %s)", entry, INSTR_PARAM_NAME);
             goto done;
         }
+    /* the pointer goes last, 8-aligned: it must still fit the parameter space */
+    uint64_t bytes = 0;
+    for (int i = 0; i < f->n_params; i++) {
+        uint64_t a = f->params[i].align > 0 ? (uint64_t)f->params[i].align : 1;
+        bytes = (bytes + a - 1) / a * a + f->params[i].size;
+    }
+    uint64_t with = (bytes + 7) / 8 * 8 + 8;
+    bool new_isa = m->version_major > 8 || (m->version_major == 8 && m->version_minor >= 1);
+    int limit = new_isa ? INSTR_MAX_PARAM_BYTES : INSTR_MAX_PARAM_BYTES_OLD;
+    if (with > (uint64_t)limit) {
+        st = sim_error_set(err, SIM_ERR_UNSUPPORTED, path, f->line, 0,
+                           "kernel '%s' takes %llu bytes of parameters: with the residency buffer's pointer, "
+                           "%llu, past the %d bytes a kernel may take",
+                           entry, (unsigned long long)bytes, (unsigned long long)with, limit);
+        goto done;
+    }
     char g[16];
     pick_tag(text, len, g, sizeof g);
 

@@ -36,6 +36,13 @@
 
 #include "error.h"
 
+/* The most bytes of parameters a kernel may take, as ptxas counts them:
+ * 32,764 in PTX ISA 8.1 and later (CUDA 12.1), 4,352 before.  A kernel
+ * whose parameters leave no room for the added 8-byte pointer cannot be
+ * instrumented. */
+#define INSTR_MAX_PARAM_BYTES 32764
+#define INSTR_MAX_PARAM_BYTES_OLD 4352
+
 /* The added parameter's name. */
 #define INSTR_PARAM_NAME "__warpsim_residency"
 
@@ -59,7 +66,10 @@ typedef struct {
  * *out_len bytes and SIM_OK is returned.  Errors: SIM_ERR_PARSE for PTX
  * the parser rejects (its message); SIM_ERR_USAGE when `entry` is not an
  * .entry of the module or already has the parameter; SIM_ERR_UNSUPPORTED
- * when the header or body braces cannot be found; SIM_ERR_NOMEM. */
+ * when the header or body braces cannot be found, or when the kernel's
+ * parameters and the added pointer would pass INSTR_MAX_PARAM_BYTES
+ * (INSTR_MAX_PARAM_BYTES_OLD before PTX ISA 8.1; the message names both
+ * sizes); SIM_ERR_NOMEM. */
 SimStatus instr_residency(const char *path, const char *text, size_t len, const char *entry,
                           char **out, size_t *out_len, SimError *err);
 

@@ -27,5 +27,6 @@ extern const GradeExercise lesson09_exercise;
 extern const GradeExercise lesson10_exercise;
 extern const GradeExercise lesson12_exercise;
 extern const GradeExercise lesson13_exercise;
+extern const GradeExercise lesson14_exercise;
 
 #endif

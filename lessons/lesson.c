@@ -29,6 +29,8 @@ static const Lesson lessons[] = {
      &lesson10_exercise},
     {12, "12-atomics", "All the atomics: and/or/xor/max/min, CAS loops, scopes, orders", lesson12_run, &lesson12_exercise},
     {13, "13-tiles", "Tile programming: tiles, tile spaces, tile atomics", lesson13_run, &lesson13_exercise},
+    {14, "14-host-side", "The host side: PTX targets, modules, parameters, the device heap, attributes",
+     lesson14_run, &lesson14_exercise},
 };
 
 int lesson_count(void)

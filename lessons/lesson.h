@@ -109,5 +109,6 @@ int lesson09_run(const LessonEnv *env);
 int lesson10_run(const LessonEnv *env);
 int lesson12_run(const LessonEnv *env);
 int lesson13_run(const LessonEnv *env);
+int lesson14_run(const LessonEnv *env);
 
 #endif

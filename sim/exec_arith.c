@@ -582,9 +582,11 @@ SimStatus dec_mov(DecodeCtx *c)
             return dec_fail(c, "expected .u32 or .u64");
         in->size = (uint8_t)ptx_type_size(ts[0]);
         uint64_t win = sp == PTX_SPACE_SHARED ? MEM_SHARED_WIN : sp == PTX_SPACE_LOCAL ? MEM_LOCAL_WIN
-                     : sp == PTX_SPACE_CONST ? MEM_CONST_WIN : 0;
-        if (sp == PTX_SPACE_PARAM || sp == PTX_SPACE_NONE)
-            return dec_fail(c, "cvta needs .global, .shared, .local or .const");
+                     : sp == PTX_SPACE_CONST ? MEM_CONST_WIN : sp == PTX_SPACE_PARAM ? MEM_PARAM_WIN : 0;
+        if (sp == PTX_SPACE_NONE)
+            return dec_fail(c, "cvta needs .global, .shared, .local, .const or .param");
+        if (sp == PTX_SPACE_PARAM && !c->f->is_entry)
+            return dec_fail(c, "cvta.param of a device function's parameter is not supported (a kernel's is)");
         in->off = to ? -(int64_t)win : (int64_t)win;
         if (dec_dst(c, 0, &in->d) || dec_src(c, 1, ts[0], &in->s[0]))
             return c->err->status;

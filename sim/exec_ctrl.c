@@ -4,6 +4,7 @@
  * no-ops in a sequentially consistent simulator. */
 #include "exec_int.h"
 #include "exec_lanes.h"
+#include "race.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -102,11 +103,15 @@ static bool heap_call(Exec *x, Warp *w, const SimInst *in, int l, const SimCall 
             memcpy(tp + sc->ret_dst[0], &r, sc->ret_size[0] < 8 ? (size_t)sc->ret_size[0] : 8);
         return true;
     }
+    MemAlloc *al = a0 ? mem_find(x->mem, a0, 1) : NULL;
+    uint64_t size = al ? al->size : 0;
     if (a0 && mem_heap_free(x->mem, a0)) {
         exec_fault(x, w, in, l, "trap", a0, "free of 0x%llx, which is not a block device malloc returned "
                    "(or was freed already)", (unsigned long long)a0);
         return false;
     }
+    if (a0 && x->race) /* a later malloc may hand these bytes to another block: no race */
+        race_forget_global(x->race, a0, size);
     return true;
 }
 

@@ -229,6 +229,7 @@ static void ex_isspacep(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         int sp = v >= MEM_SHARED_WIN && v < MEM_SHARED_WIN + MEM_WIN_SIZE ? PTX_SPACE_SHARED
                : v >= MEM_LOCAL_WIN && v < MEM_LOCAL_WIN + MEM_WIN_SIZE ? PTX_SPACE_LOCAL
                : v >= MEM_CONST_WIN && v < MEM_CONST_WIN + MEM_WIN_SIZE ? PTX_SPACE_CONST
+               : v >= MEM_PARAM_WIN && v < MEM_PARAM_WIN + MEM_WIN_SIZE ? PTX_SPACE_PARAM
                : PTX_SPACE_GLOBAL;
         r |= (uint32_t)(sp == in->space) << l;
     });
@@ -239,8 +240,8 @@ SimStatus dec_isspacep(DecodeCtx *c)
 {
     SimInst *in = c->in;
     int sp = dec_space(c);
-    if (sp == PTX_SPACE_NONE || sp == PTX_SPACE_PARAM)
-        return dec_fail(c, "needs .global, .shared, .local or .const");
+    if (sp == PTX_SPACE_NONE)
+        return dec_fail(c, "needs .global, .shared, .local, .const or .param");
     in->space = (uint8_t)sp;
     if (c->pi->n_opnds != 2 || dec_pred(c, 0, &in->d, NULL) || dec_src(c, 1, PTX_T_B64, &in->s[0]))
         return dec_fail(c, "expected isspacep.space p, a");

@@ -51,6 +51,9 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t 
         } else if (a >= MEM_CONST_WIN && a < MEM_CONST_WIN + MEM_WIN_SIZE) {
             sp = PTX_SPACE_CONST;
             a -= MEM_CONST_WIN;
+        } else if (a >= MEM_PARAM_WIN && a < MEM_PARAM_WIN + MEM_WIN_SIZE) {
+            sp = PTX_SPACE_PARAM;         /* a __grid_constant__ parameter's address */
+            a -= MEM_PARAM_WIN;
         } else {
             sp = PTX_SPACE_GLOBAL;
         }
@@ -184,7 +187,7 @@ static bool region_of(Exec *x, Warp *w, const SimInst *in, uint32_t m, unsigned 
     int sp = in->space;
     uint64_t win = 0;
     if (sp == PTX_SPACE_NONE) {
-        if (lo >= MEM_CONST_WIN + MEM_WIN_SIZE) {
+        if (lo >= MEM_WINDOWS_END) {
             sp = PTX_SPACE_GLOBAL;
         } else if (lo >= MEM_SHARED_WIN && hi < MEM_SHARED_WIN + MEM_WIN_SIZE) {
             sp = PTX_SPACE_SHARED;

@@ -66,6 +66,10 @@ static const uint8_t *readable(Exec *x, Warp *w, int l, uint64_t a, uint64_t *av
         a -= MEM_CONST_WIN;
         lim = x->prog->const_size;
         base = x->prog->const_bank;
+    } else if (a >= MEM_PARAM_WIN && a < MEM_PARAM_WIN + MEM_WIN_SIZE) {
+        a -= MEM_PARAM_WIN;
+        lim = x->params_size;
+        base = x->params;
     } else {
         MemAlloc *al = mem_find(x->mem, a, 1);
         if (!al)

@@ -18,8 +18,8 @@ static int space_of(const SimInst *in, uint64_t *a)
             *a -= MEM_SHARED_WIN;
             return RACE_SPACE_SHARED;
         }
-        if (*a >= MEM_LOCAL_WIN && *a < MEM_CONST_WIN + MEM_WIN_SIZE)
-            return -1; /* local or const window */
+        if (*a >= MEM_LOCAL_WIN && *a < MEM_WINDOWS_END)
+            return -1; /* local, const or param window */
         return RACE_SPACE_GLOBAL;
     }
     return sp == PTX_SPACE_SHARED ? RACE_SPACE_SHARED : sp == PTX_SPACE_GLOBAL ? RACE_SPACE_GLOBAL : -1;

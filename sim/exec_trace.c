@@ -104,14 +104,15 @@ void exec_trace_mem(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int k
     }
     if (sp == PTX_SPACE_NONE && m) { /* a generic access wholly inside one window */
         static const struct { uint64_t win; int sp; } wins[] = {
-            {MEM_SHARED_WIN, PTX_SPACE_SHARED}, {MEM_LOCAL_WIN, PTX_SPACE_LOCAL}, {MEM_CONST_WIN, PTX_SPACE_CONST}};
-        for (int i = 0; i < 3; i++)
+            {MEM_SHARED_WIN, PTX_SPACE_SHARED}, {MEM_LOCAL_WIN, PTX_SPACE_LOCAL}, {MEM_CONST_WIN, PTX_SPACE_CONST},
+            {MEM_PARAM_WIN, PTX_SPACE_PARAM}};
+        for (int i = 0; i < 4; i++)
             if (lo >= wins[i].win && hi < wins[i].win + MEM_WIN_SIZE) {
                 sp = wins[i].sp;
                 for (uint32_t r = m; r; r &= r - 1)
                     ev.u.mem.addr[__builtin_ctz(r)] -= wins[i].win;
             }
-        if (sp == PTX_SPACE_NONE && lo >= MEM_CONST_WIN + MEM_WIN_SIZE)
+        if (sp == PTX_SPACE_NONE && lo >= MEM_WINDOWS_END)
             sp = PTX_SPACE_GLOBAL;
     }
     ev.u.mem.space = trace_space(sp);

@@ -10,12 +10,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Generic-address windows (cvta.shared/.local/.const map into these). */
+/* Generic-address windows (cvta.shared/.local/.const/.param map into these;
+ * everything from MEM_WINDOWS_END up is global).  The param window holds a
+ * kernel's parameters: cvta.param of a __grid_constant__ parameter's
+ * address points into it, and generic loads there read the launch's
+ * parameter buffer (a write faults, as on hardware). */
 #define MEM_GLOBAL_BASE 0x0000700000000000ull /* first device allocation */
 #define MEM_SHARED_WIN  0x0000000100000000ull /* generic address of shared offset 0 */
 #define MEM_LOCAL_WIN   0x0000000200000000ull /* generic address of local offset 0 */
 #define MEM_CONST_WIN   0x0000000300000000ull /* generic address of const offset 0 */
+#define MEM_PARAM_WIN   0x0000000400000000ull /* generic address of kernel param offset 0 */
 #define MEM_WIN_SIZE    0x0000000100000000ull /* each window spans 4 GiB */
+#define MEM_WINDOWS_END (MEM_PARAM_WIN + MEM_WIN_SIZE)
 
 typedef struct MemAlloc {
     uint64_t addr;      /* device address */

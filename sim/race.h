@@ -32,6 +32,8 @@
  *    than RACE_MBARS per block are not modelled (false findings);
  *  - a cp.async is pending from race_async_fill until its issuing thread's
  *    race_async_complete covers its group, whatever barriers come between.
+ *  - a device free (race_forget_global) orders every earlier access of the
+ *    freed bytes with every later one: malloc may hand them to another block.
  *
  * Precision, on purpose bounded so that the checker stays fast and small:
  *  - each byte remembers its last write (or atomic, or pending cp.async) and
@@ -138,6 +140,14 @@ void race_grid_barrier(RaceChecker *rc);
  * op or space values are ignored.  Bytes past 2^64 - 1 are ignored. */
 void race_access(RaceChecker *rc, int space, uint64_t addr, unsigned size, int op, int scope,
                  const RaceWho *who);
+
+/* Global [addr, addr+size) was freed (device free): what the checker knew
+ * of those bytes is forgotten, because the allocator orders the free before
+ * any later malloc that hands the same bytes out again (to another block,
+ * which is no race).  Word-granular shadow forgets the whole words the range
+ * touches (a race on a neighbouring byte in such a word may be missed,
+ * never invented).  Allocates nothing; rc NULL is a no-op. */
+void race_forget_global(RaceChecker *rc, uint64_t addr, uint64_t size);
 
 /* cp.async: who issued an asynchronous copy that will fill shared
  * [addr, addr+size) of its block, in its commit group `group` (0, 1, 2, ...

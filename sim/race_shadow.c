@@ -145,6 +145,33 @@ RacePage *race_global_page(RaceChecker *rc, uint64_t no)
     return rc->glast = &rc->gtab[j];
 }
 
+void race_forget_global(RaceChecker *rc, uint64_t addr, uint64_t size)
+{
+    if (!rc || !rc->gcap)
+        return;
+    uint64_t end = addr + size < addr ? UINT64_MAX : addr + size;
+    while (addr < end) {
+        uint64_t no = addr >> RACE_PAGE_BITS;
+        uint32_t off = (uint32_t)(addr & (RACE_PAGE_SIZE - 1));
+        uint64_t n = RACE_PAGE_SIZE - off;
+        if (end - addr < n)
+            n = end - addr;
+        RacePage *pg = NULL;
+        for (uint64_t j = hash64(no) & (rc->gcap - 1); rc->gtab[j].cells; j = (j + 1) & (rc->gcap - 1))
+            if (rc->gtab[j].no == no) {
+                pg = &rc->gtab[j];
+                break;
+            }
+        if (pg && pg->bytewise) {
+            memset(&pg->cells[off], 0, (size_t)n * sizeof *pg->cells);
+        } else if (pg) {
+            uint32_t lo = off / 4, hi = (uint32_t)((off + n + 3) / 4);
+            memset(&pg->cells[lo], 0, (size_t)(hi - lo) * sizeof *pg->cells);
+        }
+        addr += n;
+    }
+}
+
 /* Resident blocks: linear probing with backward-shift deletion, so that the
  * table never fills with tombstones over a long launch. */
 RaceBlock *race_block_find(RaceChecker *rc, uint64_t block)

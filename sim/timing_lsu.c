@@ -25,8 +25,9 @@ static int resolve(const Exec *x, const Warp *w, int sp, uint32_t m, uint64_t ad
         hi = a > hi ? a : hi;
     }
     static const struct { uint64_t win; int sp; } wins[] = {
-        {MEM_SHARED_WIN, PTX_SPACE_SHARED}, {MEM_LOCAL_WIN, PTX_SPACE_LOCAL}, {MEM_CONST_WIN, PTX_SPACE_CONST}};
-    for (int i = 0; i < 3; i++)
+        {MEM_SHARED_WIN, PTX_SPACE_SHARED}, {MEM_LOCAL_WIN, PTX_SPACE_LOCAL}, {MEM_CONST_WIN, PTX_SPACE_CONST},
+        {MEM_PARAM_WIN, PTX_SPACE_PARAM}};
+    for (int i = 0; i < 4; i++)
         if (lo >= wins[i].win && hi < wins[i].win + MEM_WIN_SIZE) {
             for (uint32_t r = m; r; r &= r - 1)
                 addr[__builtin_ctz(r)] -= wins[i].win;

@@ -1,5 +1,5 @@
 /* test_exec_ptx.c: end-to-end tests of the PTX coverage issue 14 asked for --
- * state-space spellings, extended-precision carry chains, half and bfloat16
+ * state-space spellings (cvta.param of a __grid_constant__ parameter), extended-precision carry chains, half and bfloat16
  * arithmetic and conversions, the integer extras (fns lop3 bmsk szext dp4a
  * dp2a isspacep), SIMD video bytes and cp.async.mbarrier.arrive.  Each kernel
  * is nvcc's PTX of a committed .cu (tests/kernels/) or a small hand-written
@@ -20,6 +20,81 @@
 #include "ptx_fixture.h"
 
 /* ---- state spaces ------------------------------------------------------- */
+
+/* A __grid_constant__ parameter's address: cvta.param turns the kernel
+ * parameter's param-space address into a generic one that every thread
+ * shares, generic loads through it read the launch's parameters (cvta.to.param
+ * and isspacep.param agree), and a generic store there faults.  (cvta.param
+ * used to be refused as unsupported, so no kernel taking such an address ran.) */
+static const char grid_constant_ptx[] =
+    PTX_HEAD
+    ".visible .entry k(.param .align 4 .b8 t[64], .param .u64 pout)\n{\n.reg .pred %p<3>;\n.reg .b32 %r<12>;\n"
+    ".reg .b64 %rd<12>;\n"
+    "ld.param.u64 %rd1, [pout];\ncvta.to.global.u64 %rd1, %rd1;\nmov.b64 %rd2, t;\ncvta.param.u64 %rd3, %rd2;\n"
+    "mov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 15;\nmul.wide.u32 %rd4, %r2, 4;\nadd.s64 %rd5, %rd3, %rd4;\n"
+    "ld.u32 %r3, [%rd5];\n"
+    "cvta.to.param.u64 %rd6, %rd5;\nld.param.u32 %r4, [%rd6];\n"
+    "isspacep.param %p1, %rd3;\nselp.u32 %r5, 1, 0, %p1;\nisspacep.global %p2, %rd3;\nselp.u32 %r6, 1, 0, %p2;\n"
+    "mul.wide.u32 %rd7, %r1, 16;\nadd.s64 %rd8, %rd1, %rd7;\n"
+    "st.global.v4.u32 [%rd8], {%r3, %r4, %r5, %r6};\nret;\n}\n"
+    ".visible .entry w(.param .align 4 .b8 t[64], .param .u64 pout)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<4>;\n"
+    "mov.b64 %rd2, t;\ncvta.param.u64 %rd3, %rd2;\nmov.u32 %r1, 7;\nst.u32 [%rd3], %r1;\nret;\n}\n";
+
+static void test_ptx_cvta_param_reads_a_grid_constant_parameter(void **s)
+{
+    (void)s;
+    DeviceModule *m = load_text("grid_constant.ptx", grid_constant_ptx);
+    uint32_t t[16], out[32 * 4];
+    for (int i = 0; i < 16; i++)
+        t[i] = 1000u + 37u * (uint32_t)i;
+    DevicePtr dout = dalloc(sizeof out);
+    void *args[] = {t, &dout};
+    launch(m, "k", 1, 32, args);
+    down(out, dout, sizeof out);
+    for (int i = 0; i < 32; i++) {
+        assert_int_equal(out[4 * i], t[i & 15]);     /* the generic load */
+        assert_int_equal(out[4 * i + 1], t[i & 15]); /* back to param space */
+        assert_int_equal(out[4 * i + 2], 1);         /* isspacep.param */
+        assert_int_equal(out[4 * i + 3], 0);         /* not global */
+    }
+}
+
+static void test_ptx_store_through_a_grid_constant_address_faults(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    DeviceModule *m = load_text("grid_constant.ptx", grid_constant_ptx);
+    uint32_t t[16] = {0};
+    DevicePtr dout = dalloc(64);
+    void *args[] = {t, &dout};
+    SimError err;
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {1, 1, 1}};
+    assert_int_equal(device_launch(m, "w", &cfg, args, NULL, &fault, &err), SIM_ERR_FAULT);
+    assert_string_equal(fault.kind, "out-of-bounds");
+    assert_non_null(strstr(fault.msg, "kernel parameter space"));
+}
+
+/* cvta.param in a device function: its .param space is the call's, not the
+ * kernel's, so the address could name no kernel parameter: refused with a
+ * message, not run with a wrong address. */
+static void test_ptx_cvta_param_in_a_device_function_is_refused(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    const char *text = PTX_HEAD
+        ".func (.param .b64 r) f(.param .b64 a)\n{\n.reg .b64 %rd<3>;\nld.param.b64 %rd1, [a];\ncvta.param.u64 %rd2, %rd1;\n"
+        "st.param.b64 [r], %rd2;\nret;\n}\n"
+        ".visible .entry k(.param .u64 pout)\n{\n.reg .b64 %rd<4>;\nld.param.u64 %rd1, [pout];\n"
+        "{\n.param .b64 a0;\nst.param.b64 [a0], %rd1;\n.param .b64 r0;\ncall.uni (r0), f, (a0);\nld.param.b64 %rd2, [r0];\n}\n"
+        "st.global.u64 [%rd1], %rd2;\nret;\n}\n";
+    DeviceModule *m = load_text("cvta_param_func.ptx", text);
+    DevicePtr dout = dalloc(8);
+    void *args[] = {&dout};
+    SimError err;
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {1, 1, 1}};
+    assert_int_equal(device_launch(m, "k", &cfg, args, NULL, &fault, &err), SIM_ERR_UNSUPPORTED);
+    assert_non_null(strstr(err.msg, "cvta.param of a device function's parameter"));
+}
 
 /* cuda::barrier + cuda::memcpy_async: the barrier is armed with
  * mbarrier.arrive.shared::cta.b64, which used to be taken as a generic
@@ -532,6 +607,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
 #define T(f) cmocka_unit_test_setup_teardown(f, harness_setup, harness_teardown)
         T(test_ptx_barrier_memcpy_async_with_shared_cta_mbarrier),
+        T(test_ptx_cvta_param_reads_a_grid_constant_parameter),
+        T(test_ptx_store_through_a_grid_constant_address_faults),
+        T(test_ptx_cvta_param_in_a_device_function_is_refused),
         T(test_ptx_add_sub_128_through_carry_flag),
         T(test_ptx_mad_cc_madc_64x64_multiply_and_u64_carries),
         T(test_ptx_sinf_cosf_of_large_arguments_within_two_ulp),

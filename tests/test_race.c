@@ -267,6 +267,34 @@ static void test_lost_update_across_blocks_in_global(void **s)
     assert_int_equal(f->space, GL);
 }
 
+/* A device free forgets the freed bytes: block 1 writing memory that
+ * malloc handed it after block 0 freed it is no race (the allocator orders
+ * the two); bytes outside the freed range keep their history, and a page
+ * split to bytes forgets exactly the range.  (Without it, two blocks each
+ * taking a scratch buffer in turn were reported as racing.) */
+static void test_freed_global_memory_is_forgotten(void **s)
+{
+    (void)s;
+    race_block_start(rc, 1, 0);
+    acc(GL, G0, 8, RACE_WRITE, 0, 5, 3);         /* block 0 fills its buffer */
+    acc(GL, G0 + 8, 4, RACE_WRITE, 0, 5, 3);     /* and the word after it */
+    acc(GL, G0 + 2048 + 1, 1, RACE_WRITE, 0, 5, 3); /* a byte page */
+    race_forget_global(rc, G0, 8);               /* free(buffer) */
+    race_forget_global(rc, G0 + 2048 + 1, 1);
+    acc(GL, G0, 8, RACE_WRITE, 1, 7, 9);         /* block 1's malloc got it */
+    acc(GL, G0 + 2048 + 1, 1, RACE_READ, 1, 7, 9);
+    assert_int_equal(race_count(rc), 0);
+    acc(GL, G0 + 2048, 1, RACE_WRITE, 0, 5, 3);  /* a byte beside the freed one */
+    acc(GL, G0 + 2048, 1, RACE_READ, 1, 7, 10);
+    acc(GL, G0 + 8, 4, RACE_READ, 1, 7, 11);     /* the word that was not freed */
+    assert_int_equal(race_count(rc), 2);
+    assert_string_equal(race_finding(rc, 0)->kind, "read-after-write");
+    assert_string_equal(race_finding(rc, 1)->kind, "read-after-write");
+    race_forget_global(rc, G0 + (1ull << 30), 4096); /* never touched: nothing to do */
+    race_forget_global(NULL, G0, 8);
+    assert_int_equal(race_count(rc), 2);
+}
+
 static void test_lost_update_twins_atomics_and_sync_between_read_and_write(void **s)
 {
     (void)s;
@@ -961,6 +989,7 @@ int main(void)
         T(test_lost_update_of_two_threads_is_found),
         T(test_lockstep_warp_lost_update_is_found),
         T(test_lost_update_across_blocks_in_global),
+        T(test_freed_global_memory_is_forgotten),
         T(test_lost_update_twins_atomics_and_sync_between_read_and_write),
         T(test_lost_update_of_an_atomic_by_a_plain_read_modify_write),
         T(test_syncwarp_orders_the_lanes_of_its_mask),
