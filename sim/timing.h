@@ -50,6 +50,7 @@ typedef enum {
     TP_ATOM_SAME_ADDR,     /* cycles between two updates of one address */
     TP_ATOM_SAME_LINE,     /* cycles the atomic unit of a line spends per address of it in a request */
     TP_SMEM_ATOM_LAT,      /* shared-memory atomic */
+    TP_ATOM_OUTSTANDING,   /* atomic updates an SM may have sent and L2 not yet performed */
     /* synchronisation */
     TP_BAR_LAT,            /* barrier release to the first issue after it */
     TP_MEMBAR_LAT,         /* membar.gl / fence */

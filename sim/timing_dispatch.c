@@ -22,8 +22,10 @@ void timing_model_free(TimingModel *tm)
     free(tm->sb);
     free(tm->sbk);
     if (tm->sms)
-        for (int s = 0; s < tm->nsm; s++)
+        for (int s = 0; s < tm->nsm; s++) {
             timing_cache_free(&tm->sms[s].l1);
+            free(tm->sms[s].atom_ring);
+        }
     free(tm->sms);
     timing_cache_free(&tm->l2);
     if (tm->l2_bw)

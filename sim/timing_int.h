@@ -88,9 +88,11 @@ uint64_t timing_dram_access(TimingModel *tm, uint64_t t, unsigned bytes, bool wr
 
 /* Global atomics of one warp instruction at L2, per-address serialised:
  * lanes of mask updating addr[lane] (size bytes) at cycle t from SM sm.
- * Returns when the last result is back at the SM. */
+ * Returns when the last result is back at the SM; *sent (may be NULL) gets
+ * when its last update left the SM (an SM has at most TP_ATOM_OUTSTANDING
+ * updates sent and not yet performed: the warp drains until then). */
 uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mask, const uint64_t addr[32],
-                               unsigned size);
+                               unsigned size, uint64_t *sent);
 /* Shared-memory atomics: the extra cycles same-address lanes serialise. */
 int timing_atomics_shared_serial(uint32_t mask, const uint64_t addr[32]);
 
@@ -130,6 +132,8 @@ typedef struct {
     uint64_t groups[TIMING_GROUPS]; /* committed groups' completions, newest last */
     int ngroups;
     uint64_t age;             /* dispatch order (oldest first) */
+    uint64_t drain;           /* its stores and atomics have left the SM by then:
+                                 after its exit it stays resident until then */
 } TimingWarp;
 
 enum { TIMING_PIPE_FP32, TIMING_PIPE_FP64, TIMING_PIPE_INT, TIMING_PIPE_SFU, TIMING_PIPE_COLL, TIMING_PIPE_COUNT };
@@ -150,6 +154,11 @@ typedef struct {
     uint64_t active_since, active_cycles;
     uint64_t warp_cycles;     /* sum over warps of their active cycles */
     uint64_t dispatch_free;   /* the SM's block dispatcher may start another then */
+    uint64_t *atom_ring;      /* TP_ATOM_OUTSTANDING entries: when each update sent
+                                 is performed at L2, oldest at atom_head % size
+                                 (allocated at the SM's first global atomic) */
+    uint64_t atom_head;       /* updates sent so far */
+    bool atom_nomem;          /* the ring could not be allocated: no backpressure */
 } TimingSM;
 
 #define TIMING_ATOM_SLOTS 4096
@@ -181,12 +190,13 @@ struct TimingModel {
 
 /* The load/store path (timing_lsu.c): warp w issues memory instruction in
  * (facts ti) for lanes m at cycle now; returns when its results are in
- * registers, *kind the scoreboard kind of its destinations. */
+ * registers, *kind the scoreboard kind of its destinations, *leave when the
+ * last of its stores or atomics left the SM (0: it sends none). */
 struct Exec;
 struct Warp;
 struct SimInst;
 uint64_t timing_lsu_issue(struct Exec *x, struct Warp *w, const struct SimInst *in, const TimingInst *ti,
-                          uint32_t m, uint64_t now, int *kind);
+                          uint32_t m, uint64_t now, int *kind, uint64_t *leave);
 
 /* A model with its memory system (nsm L1s of l1_bytes each, the L2, DRAM,
  * atomics) and no warps yet; results go to *out, which it zeroes.  NULL

@@ -50,7 +50,7 @@ static void local_addrs(const Exec *x, const Warp *w, uint32_t m, uint64_t addr[
 
 /* Through the L1: loads, stores (global, local). */
 static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_t m, const uint64_t addr[32],
-                       unsigned bytes, bool store)
+                       unsigned bytes, bool store, uint64_t *leave)
 {
     TimingSM *ts = &tm->sms[smid];
     TimingAccess acc;
@@ -75,6 +75,7 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
             out += !l || (l->sectors & acc.sectors[i]) != acc.sectors[i];
         }
         if (store) {
+            *leave = t;
             timing_l1_store(tm, smid, t, line, acc.sectors[i]);
             uint64_t back = timing_l2_access(tm, smid, t, line, acc.sectors[i], TIMING_L2_STORE);
             if (back > done)
@@ -105,12 +106,13 @@ static uint64_t via_smem(TimingModel *tm, int smid, uint64_t now, uint32_t m, co
 }
 
 uint64_t timing_lsu_issue(Exec *x, Warp *w, const SimInst *in, const TimingInst *ti, uint32_t m, uint64_t now,
-                          int *kind)
+                          int *kind, uint64_t *leave)
 {
     TimingModel *tm = x->tm;
     const double *v = tm->p->v;
     int smid = w->blk->sm;
     *kind = TIMING_SB_LONG;
+    *leave = 0;
     if (!m)
         return now + 1;
     uint64_t addr[32];
@@ -137,7 +139,7 @@ uint64_t timing_lsu_issue(Exec *x, Warp *w, const SimInst *in, const TimingInst 
             TimingSM *ts = &tm->sms[smid];
             uint64_t start = ts->lsu_free > now ? ts->lsu_free : now;
             ts->lsu_free = start + 1;
-            return timing_atomics_global(tm, smid, start, m, addr, bytes);
+            return timing_atomics_global(tm, smid, start, m, addr, bytes, leave);
         }
     default:
         break;
@@ -153,8 +155,8 @@ uint64_t timing_lsu_issue(Exec *x, Warp *w, const SimInst *in, const TimingInst 
         return now + (uint64_t)v[TP_L1_LAT];
     case PTX_SPACE_LOCAL:
         local_addrs(x, w, m, addr);
-        return via_l1(x, tm, smid, now, m, addr, bytes, store);
+        return via_l1(x, tm, smid, now, m, addr, bytes, store, leave);
     default:
-        return via_l1(x, tm, smid, now, m, addr, bytes, store);
+        return via_l1(x, tm, smid, now, m, addr, bytes, store, leave);
     }
 }

@@ -262,15 +262,16 @@ void timing_issue(Exec *x, Warp *w)
     uint64_t ur = unit_ready(tm, ts, q, ti->cls, &ureason);
     account(x, w, tw, now, ur, ureason);
 
-    uint64_t done = now + 1, min_issue = now + 1;
+    uint64_t done = now + 1, min_issue = now + 1, leave = 0;
     int kind = TIMING_SB_FIXED, min_reason = DEVICE_STALL_WAIT;
     switch (ti->cls) {
     case TC_GLOBAL: case TC_SHARED: case TC_ATOM_GLOBAL: case TC_ATOM_SHARED:
-        done = timing_lsu_issue(x, w, in, ti, em, now, &kind);
+        done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
         tw->mem_done = max64(tw->mem_done, done);
+        tw->drain = max64(tw->drain, leave);
         break;
     case TC_CP_ASYNC:
-        done = timing_lsu_issue(x, w, in, ti, em, now, &kind);
+        done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
         tw->open_group = max64(tw->open_group, done);
         tw->mem_done = max64(tw->mem_done, done);
         break;
@@ -356,8 +357,13 @@ void timing_issue(Exec *x, Warp *w)
     if (!w->run && !w->barwait && !w->syncwait && x->tstates) /* every lane exited */
         exec_trace_states_flush(x, w);
     if (!w->run && !w->barwait && !w->syncwait && tw->active) { /* every lane exited */
+        /* it stays resident until its stores and atomics have left the SM
+         * (Nsight Compute's drain); its block retires no earlier */
+        uint64_t end = max64(now + 1, tw->drain);
         tw->active = false;
-        ts->warp_cycles += now + 1 - tw->start;
+        ts->warp_cycles += end - tw->start;
+        if (end > w->blk->busy_until)
+            w->blk->busy_until = end;
     }
 }
 

@@ -174,6 +174,15 @@ static void test_atomic_per_element_is_far_slower_than_a_block_reduction(void **
                   (unsigned long long)atom.cycles, (unsigned long long)tree.cycles, ratio);
     assert_true(ratio > 30);
     assert_true(atom.cycles >= (uint64_t)n); /* one update of the counter per L2 cycle */
+    /* an SM sends a bounded number of updates ahead of L2 (TP_ATOM_OUTSTANDING):
+     * the rest wait in its warps, which stay resident (drain) -- the H100's
+     * SMs stay active for 85% of the one-counter launch (atomics bins1) */
+    uint64_t active = 0, span = atom.cycles - atom.timing.launch_overhead;
+    for (int i = 0; i < atom.timing.nsm; i++)
+        active += atom.timing.sm_active_cycles[i];
+    print_message("atomicAdd per element: SMs active %.0f%% of the launch, occupancy %.1f%%\n",
+                  100.0 * (double)active / ((double)span * atom.timing.nsm), 100 * atom.timing.achieved_occupancy);
+    assert_true(active > span / 2 * (uint64_t)atom.timing.nsm);
 }
 
 static void test_l1_resident_gather_slows_down_when_the_carveout_takes_the_l1(void **s)
