@@ -52,6 +52,7 @@ typedef struct {
                                  cache costs no writes (scanned first: one cache line
                                  a set) */
     uint32_t sets, ways;      /* sets: a power of two (L1) or any count (L2) */
+    uint32_t set_mask;        /* sets - 1 when sets is a power of two, else 0 */
     uint32_t stamp;
     uint64_t bytes;           /* capacity modelled */
 } TimingCache;
@@ -66,14 +67,25 @@ TimingLine *timing_cache_find(TimingCache *c, uint32_t tag);
 /* A line for tag (found, or a victim -- LRU -- cleared for it); *evicted
  * gets the dirty sectors of the victim it replaced (0 none). */
 TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted);
+/* The fill in two steps, one pass over the set: the line holding tag (as
+ * timing_cache_find), else NULL and *victim the line a fill would take
+ * (UINT32_MAX: a cache of no capacity); then, the cache unchanged between
+ * the two, timing_cache_claim clears that line for tag as the fill does. */
+TimingLine *timing_cache_lookup(TimingCache *c, uint32_t tag, uint32_t *victim);
+TimingLine *timing_cache_claim(TimingCache *c, uint32_t victim, uint32_t tag, uint8_t *evicted);
 static inline void timing_cache_touch(TimingCache *c, TimingLine *l) { c->lru[l - c->lines] = ++c->stamp; }
+
+/* The sectors set in a line's 4-bit sector mask (a nibble table: without
+ * -mpopcnt __builtin_popcount is a libgcc call, and this is per line). */
+static inline unsigned timing_nsectors(unsigned s) { return (unsigned)(0x4332322132212110ull >> (4 * (s & 15))) & 15; }
 
 typedef struct TimingModel TimingModel;
 
 /* L1 of one SM: a global/local load of sectors of one line at cycle t (the
  * request's L1 lookup time); returns when its data is back in registers.
- * Misses go to L2.  Stores write through (no allocation). */
-uint64_t timing_l1_load(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors);
+ * Misses go to L2; *missed (may be NULL) gets the sectors that did.  Stores
+ * write through (no allocation). */
+uint64_t timing_l1_load(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors, uint8_t *missed);
 void timing_l1_store(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors);
 void timing_l1_invalidate(TimingModel *tm, int sm, uint32_t line);
 

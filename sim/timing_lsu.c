@@ -70,18 +70,15 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
             t = start + out * per_out;
         if (store) {
             out++;
-        } else {
-            const TimingLine *l = timing_cache_find(&ts->l1, line);
-            out += !l || (l->sectors & acc.sectors[i]) != acc.sectors[i];
-        }
-        if (store) {
             *leave = t;
             timing_l1_store(tm, smid, t, line, acc.sectors[i]);
             uint64_t back = timing_l2_access(tm, smid, t, line, acc.sectors[i], TIMING_L2_STORE);
             if (back > done)
                 done = back;
         } else {
-            uint64_t back = timing_l1_load(tm, smid, t, line, acc.sectors[i]);
+            uint8_t missed;
+            uint64_t back = timing_l1_load(tm, smid, t, line, acc.sectors[i], &missed);
+            out += missed != 0; /* a line sent on to L2 */
             if (back > done)
                 done = back;
         }

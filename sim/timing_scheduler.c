@@ -413,10 +413,15 @@ uint64_t timing_next_cycle(Exec *x, SimSM *sm)
     TimingSM *ts = &x->tm->sms[sm - x->sms];
     uint64_t now = sm->now, next = ts->next_ready;
     ts->next_ready = UINT64_MAX;
-    if (next == UINT64_MAX) /* nothing pending: look at every warp again (a safety net:
-                               a warp list changed and no hook said so) */
+    if (next == UINT64_MAX) { /* nothing pending: look at every warp again (a safety net:
+                                 a warp list changed and no hook said so) */
         memset(ts->sched_min, 0, sizeof ts->sched_min);
-    if (next <= now || next == UINT64_MAX)
+        /* every block looked at: when only drained blocks wait to retire,
+         * nothing happens before the first retires (capped below) */
+        if (!sm->finishing)
+            next = now + 1;
+    }
+    if (next <= now)
         next = now + 1;
     if (sm->finishing && next > sm->finishing - 1) /* a finished block retires then */
         next = sm->finishing - 1 > now ? sm->finishing - 1 : now + 1;
