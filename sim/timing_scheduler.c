@@ -325,6 +325,9 @@ void timing_issue(Exec *x, Warp *w)
     case TC_PARAM:
         done = now + (uint64_t)v[TP_LAT_INT];
         break;
+    case TC_BRANCH: /* the warp waits for its target to resolve and be fetched */
+        min_issue = now + (uint64_t)v[TP_LAT_BRANCH];
+        break;
     default:
         done = now + latency_of(v, ti->cls, &kind);
         break;

@@ -93,7 +93,10 @@ static void test_clock64_reads_modelled_time(void **s)
     SimError err;
     assert_int_equal(device_memcpy_dtoh(dev, &c, cyc, 8, &err), SIM_OK);
     print_message("clock64 around 1000 dependent FMAs: %lld cycles\n", c);
-    assert_true(c >= 4 * n && c < 8 * n);
+    /* 4 cycles an FMA at least; the loop (4 FMAs, 2 movs ptxas folds, add,
+     * setp, bra) also waits for its branch: the H100 runs that shape at 7.5
+     * cycles an FMA (timing suite, ilp1_w1) */
+    assert_true(c >= 4 * n && c < 10 * n);
 }
 
 /* A block retiring beside a working one: the SM's warp lists are rebuilt and
