@@ -61,8 +61,9 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
     ts->lsu_free = start + (occ ? occ : 1);
     uint64_t done = start + (uint64_t)tm->p->v[TP_L1_LAT];
     /* each line sent on to L2 (a miss, a store) holds the L1 for
-     * TP_L1_LINE_OUT cycles: a scattered request costs per line, not per sector */
-    uint64_t per_out = (uint64_t)tm->p->v[TP_L1_LINE_OUT], out = 0;
+     * TP_L1_LINE_OUT cycles (a store's TP_L1_STORE_LINE_OUT): a scattered
+     * request costs per line, not per sector */
+    uint64_t per_out = (uint64_t)tm->p->v[store ? TP_L1_STORE_LINE_OUT : TP_L1_LINE_OUT], out = 0;
     for (int i = 0; i < acc.nlines; i++) {
         uint32_t line = (uint32_t)((acc.line[i] - (MEM_GLOBAL_BASE >> 7)) & 0xffffffffu);
         uint64_t t = start + (uint64_t)i * occ / (uint64_t)acc.nlines; /* lines leave one after another */
