@@ -131,16 +131,12 @@ static inline uint64_t ready_at(TimingModel *tm, const Exec *x, Warp *w, int32_t
     return r;
 }
 
-Warp *timing_pick(Exec *x, SimSM *sm, int q)
+/* The scan of scheduler q's warps (timing_pick below: most calls find
+ * nothing can issue yet and return before it). */
+static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *ts, int q)
 {
     TimingModel *tm = x->tm;
-    TimingSM *ts = &tm->sms[sm - x->sms];
     uint64_t now = x->cycle;
-    if (now < ts->sched_min[q]) { /* nothing of its can issue yet */
-        if (ts->sched_min[q] < ts->next_ready)
-            ts->next_ready = ts->sched_min[q];
-        return NULL;
-    }
     uint64_t smin = UINT64_MAX;
     int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0;
     Warp *greedy = ts->greedy[q], *best = NULL;
@@ -208,6 +204,17 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
         tm->cur_q = q;
     }
     return best;
+}
+
+Warp *timing_pick(Exec *x, SimSM *sm, int q)
+{
+    TimingSM *ts = &x->tm->sms[sm - x->sms];
+    if (x->cycle < ts->sched_min[q]) { /* nothing of its can issue yet */
+        if (ts->sched_min[q] < ts->next_ready)
+            ts->next_ready = ts->sched_min[q];
+        return NULL;
+    }
+    return pick_scan(x, sm, ts, q);
 }
 
 /* Charge the cycles since w's last issue to what it waited for (and, in a
