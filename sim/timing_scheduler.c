@@ -57,7 +57,6 @@ static uint64_t latency_of(const double *v, int cls, int *kind)
     case TC_SFU: *kind = TIMING_SB_SHORT; return (uint64_t)v[TP_LAT_SFU];
     case TC_CVT: *kind = TIMING_SB_SHORT; return (uint64_t)v[TP_LAT_CVT];
     case TC_COLLECTIVE: *kind = TIMING_SB_SHORT; return (uint64_t)v[TP_LAT_COLLECTIVE];
-    case TC_BRANCH: return (uint64_t)v[TP_LAT_BRANCH];
     default: return (uint64_t)v[TP_LAT_INT];
     }
 }

@@ -211,6 +211,32 @@ static void test_l1_resident_gather_slows_down_when_the_carveout_takes_the_l1(vo
     assert_true(ratio > 1.5);
 }
 
+/* The naive transpose's column stores send 32 lines each, and a stored line
+ * holds the L1 l1_cycles_per_store_line_out (3) cycles: on the H100 naive_512
+ * takes 1.66x copy_512 (timing suite; 1.46x with stores at a load miss's 2). */
+static void test_column_stores_cost_the_l1_per_line(void **s)
+{
+    (void)s;
+    DeviceModule *sm = load_file("tests/timing/smem.ptx");
+    SimError err;
+    int n = 512;
+    DeviceStats st[2];
+    const char *kernels[2] = {"copy_tile", "transpose_naive"};
+    for (int k = 0; k < 2; k++) {
+        const char *entry = device_find_kernel(sm, kernels[k], &err);
+        assert_non_null(entry);
+        DeviceLaunch cfg = {.grid = {16, 16, 1}, .block = {32, 8, 1}, .timing = true};
+        DeviceFault f;
+        memset(&st[k], 0, sizeof st[k]);
+        if (device_launch(sm, entry, &cfg, (void *[]){&n}, &st[k], &f, &err) != SIM_OK)
+            fail_msg("%s: %s %s", kernels[k], err.msg, f.faulted ? f.msg : "");
+    }
+    double ratio = (double)st[1].cycles / (double)st[0].cycles;
+    print_message("transpose 512: naive %llu cycles, copy %llu: %.2fx (H100 1.66x)\n",
+                  (unsigned long long)st[1].cycles, (unsigned long long)st[0].cycles, ratio);
+    assert_true(ratio > 1.55 && ratio < 2.0);
+}
+
 static void test_shared_stride_32_conflicts_and_33_does_not(void **s)
 {
     (void)s;
@@ -397,6 +423,7 @@ int main(void)
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_l1_resident_gather_slows_down_when_the_carveout_takes_the_l1, setup,
                                         harness_teardown),
+        cmocka_unit_test_setup_teardown(test_column_stores_cost_the_l1_per_line, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_shared_stride_32_conflicts_and_33_does_not, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_cp_async_overlaps_the_copy_with_compute, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_measured_residency_in_modelled_time, setup, harness_teardown),
