@@ -33,7 +33,8 @@ typedef enum {
     TP_L1_WAYS_MIN,        /* associativity floor (sets are a power of two) */
     TP_SMEM_CONFIG_MIN,    /* KB: the least shared memory the driver configures */
     TP_LG_QUEUE,           /* cycles of L1 work queued before issue stalls */
-    TP_L1_LINE_OUT,        /* L1 cycles per line a request sends on to L2 (a miss, a store) */
+    TP_L1_LINE_OUT,        /* L1 cycles per line a load sends on to L2 (a miss) */
+    TP_L1_STORE_LINE_OUT,  /* L1 cycles per line a store sends on to L2 */
     /* L2 */
     TP_L2_KB,              /* capacity */
     TP_L2_WAYS,
@@ -50,6 +51,7 @@ typedef enum {
     TP_ATOM_SAME_ADDR,     /* cycles between two updates of one address */
     TP_ATOM_SAME_LINE,     /* cycles the atomic unit of a line spends per address of it in a request */
     TP_SMEM_ATOM_LAT,      /* shared-memory atomic */
+    TP_ATOM_OUTSTANDING,   /* atomic updates an SM may have sent and L2 not yet performed */
     /* synchronisation */
     TP_BAR_LAT,            /* barrier release to the first issue after it */
     TP_MEMBAR_LAT,         /* membar.gl / fence */

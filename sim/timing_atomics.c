@@ -5,6 +5,8 @@
  * 262,144 L2 cycles however many warps issue them -- the contention lesson
  * 3 measures against a block tree reduction.  Shared-memory atomics
  * serialise per address inside the SM. */
+#include <stdlib.h>
+
 #include "timing_int.h"
 
 static uint64_t slot_of(uint64_t a)
@@ -13,10 +15,38 @@ static uint64_t slot_of(uint64_t a)
     return (h >> 40) % TIMING_ATOM_SLOTS;
 }
 
+/* Updates leave SM sm from cycle t, each when the one TP_ATOM_OUTSTANDING
+ * before it has been performed (the ring holds when each was); returns when
+ * the last left. */
+static uint64_t send(TimingModel *tm, int sm, uint64_t t, const int *n, const uint64_t *fin, int nsec)
+{
+    TimingSM *ts = &tm->sms[sm];
+    uint64_t size = (uint64_t)tm->p->v[TP_ATOM_OUTSTANDING], last = t;
+    if (!size || ts->atom_nomem)
+        return t;
+    if (!ts->atom_ring && !(ts->atom_ring = calloc(size, sizeof *ts->atom_ring))) {
+        ts->atom_nomem = true;
+        return t;
+    }
+    for (int i = 0; i < nsec; i++)
+        for (int k = 0; k < n[i]; k++) {
+            uint64_t *slot = &ts->atom_ring[ts->atom_head++ % size];
+            if (*slot > last)
+                last = *slot;
+            *slot = fin[i];
+        }
+    return last;
+}
+
 uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mask, const uint64_t addr[32],
-                               unsigned size)
+                               unsigned size, uint64_t *sent)
 {
     const double *v = tm->p->v;
+    /* per 32-byte sector of the request: how many updates it sends (lanes on
+     * one address go one at a time: bins1 sends 32 a warp, bins32 4; the
+     * H100's lts__t_sectors_op_red) and when the last is performed */
+    uint64_t sec_key[32], sec_fin[32];
+    int sec_n[32], nsec = 0;
     TimingAccess acc;
     timing_coalesce(mask, addr, size, &acc);
     uint64_t arrive = t;
@@ -68,9 +98,23 @@ uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mas
         uint64_t back = finish + (uint64_t)v[TP_ATOM_LAT] / 2;
         if (back > done)
             done = back;
+        int j = 0;
+        while (j < nsec && sec_key[j] != a >> 5)
+            j++;
+        if (j == nsec) {
+            sec_key[nsec] = a >> 5;
+            sec_n[nsec] = 0;
+            sec_fin[nsec++] = 0;
+        }
+        if (count > sec_n[j])
+            sec_n[j] = count;
+        if (finish > sec_fin[j])
+            sec_fin[j] = finish;
     }
     if (ls)
         ls->free = line_free;
+    if (sent)
+        *sent = send(tm, sm, t, sec_n, sec_fin, nsec);
     if (done > tm->end)
         tm->end = done;
     return done;

@@ -4,7 +4,8 @@
  * empty: Nsight Compute flushes caches before it measures); a dispatched
  * block's warps may issue TP_BLOCK_DISPATCH cycles later; a barrier's
  * warps TP_BAR_LAT cycles after its release.  Occupancy is integrated
- * here: every warp counts from its block's dispatch to its exit, every SM
+ * here: every warp counts from its block's dispatch to its exit (and its
+ * drain, timing_scheduler.c), every SM
  * from its first block to its last.  The end adds the launch overhead and
  * fills DeviceStats.timing. */
 #include <stdlib.h>
@@ -22,8 +23,10 @@ void timing_model_free(TimingModel *tm)
     free(tm->sb);
     free(tm->sbk);
     if (tm->sms)
-        for (int s = 0; s < tm->nsm; s++)
+        for (int s = 0; s < tm->nsm; s++) {
             timing_cache_free(&tm->sms[s].l1);
+            free(tm->sms[s].atom_ring);
+        }
     free(tm->sms);
     timing_cache_free(&tm->l2);
     if (tm->l2_bw)

@@ -52,6 +52,7 @@ typedef struct {
                                  cache costs no writes (scanned first: one cache line
                                  a set) */
     uint32_t sets, ways;      /* sets: a power of two (L1) or any count (L2) */
+    uint32_t set_mask;        /* sets - 1 when sets is a power of two, else 0 */
     uint32_t stamp;
     uint64_t bytes;           /* capacity modelled */
 } TimingCache;
@@ -66,14 +67,25 @@ TimingLine *timing_cache_find(TimingCache *c, uint32_t tag);
 /* A line for tag (found, or a victim -- LRU -- cleared for it); *evicted
  * gets the dirty sectors of the victim it replaced (0 none). */
 TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted);
+/* The fill in two steps, one pass over the set: the line holding tag (as
+ * timing_cache_find), else NULL and *victim the line a fill would take
+ * (UINT32_MAX: a cache of no capacity); then, the cache unchanged between
+ * the two, timing_cache_claim clears that line for tag as the fill does. */
+TimingLine *timing_cache_lookup(TimingCache *c, uint32_t tag, uint32_t *victim);
+TimingLine *timing_cache_claim(TimingCache *c, uint32_t victim, uint32_t tag, uint8_t *evicted);
 static inline void timing_cache_touch(TimingCache *c, TimingLine *l) { c->lru[l - c->lines] = ++c->stamp; }
+
+/* The sectors set in a line's 4-bit sector mask (a nibble table: without
+ * -mpopcnt __builtin_popcount is a libgcc call, and this is per line). */
+static inline unsigned timing_nsectors(unsigned s) { return (unsigned)(0x4332322132212110ull >> (4 * (s & 15))) & 15; }
 
 typedef struct TimingModel TimingModel;
 
 /* L1 of one SM: a global/local load of sectors of one line at cycle t (the
  * request's L1 lookup time); returns when its data is back in registers.
- * Misses go to L2.  Stores write through (no allocation). */
-uint64_t timing_l1_load(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors);
+ * Misses go to L2; *missed (may be NULL) gets the sectors that did.  Stores
+ * write through (no allocation). */
+uint64_t timing_l1_load(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors, uint8_t *missed);
 void timing_l1_store(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors);
 void timing_l1_invalidate(TimingModel *tm, int sm, uint32_t line);
 
@@ -88,9 +100,11 @@ uint64_t timing_dram_access(TimingModel *tm, uint64_t t, unsigned bytes, bool wr
 
 /* Global atomics of one warp instruction at L2, per-address serialised:
  * lanes of mask updating addr[lane] (size bytes) at cycle t from SM sm.
- * Returns when the last result is back at the SM. */
+ * Returns when the last result is back at the SM; *sent (may be NULL) gets
+ * when its last update left the SM (an SM has at most TP_ATOM_OUTSTANDING
+ * updates sent and not yet performed: the warp drains until then). */
 uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mask, const uint64_t addr[32],
-                               unsigned size);
+                               unsigned size, uint64_t *sent);
 /* Shared-memory atomics: the extra cycles same-address lanes serialise. */
 int timing_atomics_shared_serial(uint32_t mask, const uint64_t addr[32]);
 
@@ -130,6 +144,8 @@ typedef struct {
     uint64_t groups[TIMING_GROUPS]; /* committed groups' completions, newest last */
     int ngroups;
     uint64_t age;             /* dispatch order (oldest first) */
+    uint64_t drain;           /* its stores and atomics have left the SM by then:
+                                 after its exit it stays resident until then */
 } TimingWarp;
 
 enum { TIMING_PIPE_FP32, TIMING_PIPE_FP64, TIMING_PIPE_INT, TIMING_PIPE_SFU, TIMING_PIPE_COLL, TIMING_PIPE_COUNT };
@@ -150,6 +166,11 @@ typedef struct {
     uint64_t active_since, active_cycles;
     uint64_t warp_cycles;     /* sum over warps of their active cycles */
     uint64_t dispatch_free;   /* the SM's block dispatcher may start another then */
+    uint64_t *atom_ring;      /* TP_ATOM_OUTSTANDING entries: when each update sent
+                                 is performed at L2, oldest at atom_head % size
+                                 (allocated at the SM's first global atomic) */
+    uint64_t atom_head;       /* updates sent so far */
+    bool atom_nomem;          /* the ring could not be allocated: no backpressure */
 } TimingSM;
 
 #define TIMING_ATOM_SLOTS 4096
@@ -181,12 +202,13 @@ struct TimingModel {
 
 /* The load/store path (timing_lsu.c): warp w issues memory instruction in
  * (facts ti) for lanes m at cycle now; returns when its results are in
- * registers, *kind the scoreboard kind of its destinations. */
+ * registers, *kind the scoreboard kind of its destinations, *leave when the
+ * last of its stores or atomics left the SM (0: it sends none). */
 struct Exec;
 struct Warp;
 struct SimInst;
 uint64_t timing_lsu_issue(struct Exec *x, struct Warp *w, const struct SimInst *in, const TimingInst *ti,
-                          uint32_t m, uint64_t now, int *kind);
+                          uint32_t m, uint64_t now, int *kind, uint64_t *leave);
 
 /* A model with its memory system (nsm L1s of l1_bytes each, the L2, DRAM,
  * atomics) and no warps yet; results go to *out, which it zeroes.  NULL

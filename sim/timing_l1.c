@@ -28,6 +28,7 @@ bool timing_cache_init(TimingCache *c, uint64_t bytes, int min_ways, bool pow2)
         sets = p;
     }
     c->sets = (uint32_t)sets;
+    c->set_mask = (sets & (sets - 1)) == 0 ? (uint32_t)sets - 1 : 0;
     c->ways = (uint32_t)(lines / sets);
     c->bytes = (uint64_t)c->sets * c->ways * 128;
     c->lines = calloc((size_t)c->sets * c->ways, sizeof *c->lines);
@@ -49,7 +50,7 @@ void timing_cache_free(TimingCache *c)
 static size_t set_of(const TimingCache *c, uint32_t tag)
 {
     uint32_t h = tag ^ (tag >> 11) ^ (tag >> 19); /* spread strided lines over sets */
-    uint32_t s = (c->sets & (c->sets - 1)) == 0 ? (h & (c->sets - 1)) : h % c->sets;
+    uint32_t s = c->set_mask || c->sets == 1 ? (h & c->set_mask) : h % c->sets;
     return (size_t)s * c->ways;
 }
 
@@ -68,53 +69,78 @@ TimingLine *timing_cache_find(TimingCache *c, uint32_t tag)
     return NULL;
 }
 
-TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted)
+TimingLine *timing_cache_lookup(TimingCache *c, uint32_t tag, uint32_t *victim)
 {
-    *evicted = 0;
+    *victim = UINT32_MAX;
     if (!c->lines)
         return NULL;
     size_t s = set_of(c, tag);
     const uint32_t *tags = c->tags + s, *lru = c->lru + s;
-    uint32_t key = key_of(tag), victim = UINT32_MAX;
+    uint32_t key = key_of(tag), empty = UINT32_MAX, oldest = 0;
+    /* one pass: the line itself, else the first empty way, else the least
+     * recently used (the first of equals) */
     for (uint32_t w = 0; w < c->ways; w++) {
-        if (tags[w] == key && c->lines[s + w].sectors)
+        uint32_t k = tags[w];
+        if (k == key && c->lines[s + w].sectors)
             return &c->lines[s + w];
-        if (tags[w] == TIMING_NO_TAG && victim == UINT32_MAX)
-            victim = w; /* an empty way */
+        if (k == TIMING_NO_TAG) {
+            if (empty == UINT32_MAX)
+                empty = w;
+        } else if (lru[w] < lru[oldest]) {
+            oldest = w;
+        }
     }
-    if (victim == UINT32_MAX) { /* a full set: the least recently used */
-        victim = 0;
-        for (uint32_t w = 1; w < c->ways; w++)
-            if (lru[w] < lru[victim])
-                victim = w;
-    }
-    TimingLine *l = &c->lines[s + victim];
+    *victim = (uint32_t)s + (empty != UINT32_MAX ? empty : oldest);
+    return NULL;
+}
+
+TimingLine *timing_cache_claim(TimingCache *c, uint32_t victim, uint32_t tag, uint8_t *evicted)
+{
+    *evicted = 0;
+    if (victim == UINT32_MAX || !c->lines)
+        return NULL;
+    TimingLine *l = &c->lines[victim];
     *evicted = l->sectors ? l->dirty : 0;
     memset(l, 0, sizeof *l);
     l->tag = tag;
-    c->tags[s + victim] = key;
+    c->tags[victim] = key_of(tag);
     return l;
 }
 
-uint64_t timing_l1_load(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors)
+TimingLine *timing_cache_fill(TimingCache *c, uint32_t tag, uint8_t *evicted)
+{
+    uint32_t victim;
+    TimingLine *l = timing_cache_lookup(c, tag, &victim);
+    if (l) {
+        *evicted = 0;
+        return l;
+    }
+    return timing_cache_claim(c, victim, tag, evicted);
+}
+
+uint64_t timing_l1_load(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors, uint8_t *missed)
 {
     TimingCache *c = &tm->sms[sm].l1;
     uint64_t hit_done = t + (uint64_t)tm->p->v[TP_L1_LAT];
-    int n = __builtin_popcount(sectors);
+    unsigned n = timing_nsectors(sectors);
     tm->out->l1_sectors += (uint64_t)n;
-    TimingLine *l = timing_cache_find(c, line);
+    uint32_t victim;
+    TimingLine *l = timing_cache_lookup(c, line, &victim);
     uint8_t hit = l ? (uint8_t)(l->sectors & sectors) : 0;
     uint64_t done = 0;
     if (hit) {
-        tm->out->l1_hits += (uint64_t)__builtin_popcount(hit);
+        tm->out->l1_hits += (uint64_t)timing_nsectors(hit);
         done = l->ready > hit_done ? l->ready : hit_done; /* a fill still on its way: wait for it */
         timing_cache_touch(c, l);
     }
     uint8_t miss = (uint8_t)(sectors & ~hit);
+    if (missed)
+        *missed = miss;
     if (miss) {
         uint64_t back = timing_l2_access(tm, sm, t + (uint64_t)tm->p->v[TP_L1_LAT] / 2, line, miss, TIMING_L2_LOAD);
         uint8_t ev;
-        l = timing_cache_fill(c, line, &ev);
+        if (!l) /* (the L2 access leaves this L1 as it was) */
+            l = timing_cache_claim(c, victim, line, &ev);
         if (l) {
             l->sectors |= miss;
             if (back > l->ready)

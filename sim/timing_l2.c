@@ -12,23 +12,24 @@ uint64_t timing_l2_access(TimingModel *tm, int sm, uint64_t t, uint32_t line, ui
     const double *v = tm->p->v;
     int nparts = tm->l2_parts;
     int part = (int)((line ^ (line >> 5) ^ (line >> 13)) % (uint32_t)nparts);
-    unsigned n = (unsigned)__builtin_popcount(sectors);
+    unsigned n = (unsigned)timing_nsectors(sectors);
     tm->out->l2_sectors += n;
     uint64_t start = timing_bw_reserve(&tm->l2_bw[part], t, n * 32);
     uint64_t lat = (uint64_t)v[TP_L2_LAT] + (part != sm % nparts ? (uint64_t)v[TP_L2_FAR_EXTRA] : 0);
     /* the request's way there and the answer's way back: half the latency each */
     uint64_t at_l2 = start + lat / 2, done = start + lat;
-    TimingLine *l = timing_cache_find(&tm->l2, line);
+    uint32_t victim;
+    TimingLine *l = timing_cache_lookup(&tm->l2, line, &victim);
     uint8_t hit = l ? (uint8_t)(l->sectors & sectors) : 0;
-    tm->out->l2_hits += (uint64_t)__builtin_popcount(hit);
+    tm->out->l2_hits += (uint64_t)timing_nsectors(hit);
     if (l && hit && l->ready > at_l2 && l->ready + lat / 2 > done)
         done = l->ready + lat / 2;
     uint8_t miss = (uint8_t)(sectors & ~hit);
     if (!l) {
         uint8_t ev;
-        l = timing_cache_fill(&tm->l2, line, &ev);
+        l = timing_cache_claim(&tm->l2, victim, line, &ev);
         if (ev)
-            timing_dram_access(tm, at_l2, (unsigned)__builtin_popcount(ev) * 32, true);
+            timing_dram_access(tm, at_l2, (unsigned)timing_nsectors(ev) * 32, true);
     }
     uint8_t fetched = 0;
     if (miss && op != TIMING_L2_STORE) {
@@ -41,7 +42,7 @@ uint64_t timing_l2_access(TimingModel *tm, int sm, uint64_t t, uint32_t line, ui
                 fetched |= (uint8_t)(gm << k);
         fetched &= (uint8_t)~(l ? l->sectors : 0);
         fetched |= miss;
-        uint64_t back = timing_dram_access(tm, at_l2, (unsigned)__builtin_popcount(fetched) * 32, false);
+        uint64_t back = timing_dram_access(tm, at_l2, (unsigned)timing_nsectors(fetched) * 32, false);
         if (l && back > l->ready)
             l->ready = back;
         if (back + lat / 2 > done)

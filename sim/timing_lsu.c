@@ -51,7 +51,7 @@ static void local_addrs(const Exec *x, const Warp *w, uint32_t m, uint64_t addr[
 
 /* Through the L1: loads, stores (global, local). */
 static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_t m, const uint64_t addr[32],
-                       unsigned bytes, bool store)
+                       unsigned bytes, bool store, uint64_t *leave)
 {
     TimingSM *ts = &tm->sms[smid];
     TimingAccess acc;
@@ -62,8 +62,9 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
     ts->lsu_free = start + (occ ? occ : 1);
     uint64_t done = start + (uint64_t)tm->p->v[TP_L1_LAT];
     /* each line sent on to L2 (a miss, a store) holds the L1 for
-     * TP_L1_LINE_OUT cycles: a scattered request costs per line, not per sector */
-    uint64_t per_out = (uint64_t)tm->p->v[TP_L1_LINE_OUT], out = 0;
+     * TP_L1_LINE_OUT cycles (a store's TP_L1_STORE_LINE_OUT): a scattered
+     * request costs per line, not per sector */
+    uint64_t per_out = (uint64_t)tm->p->v[store ? TP_L1_STORE_LINE_OUT : TP_L1_LINE_OUT], out = 0;
     for (int i = 0; i < acc.nlines; i++) {
         uint32_t line = (uint32_t)((acc.line[i] - (MEM_GLOBAL_BASE >> 7)) & 0xffffffffu);
         uint64_t t = start + (uint64_t)i * occ / (uint64_t)acc.nlines; /* lines leave one after another */
@@ -71,17 +72,15 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
             t = start + out * per_out;
         if (store) {
             out++;
-        } else {
-            const TimingLine *l = timing_cache_find(&ts->l1, line);
-            out += !l || (l->sectors & acc.sectors[i]) != acc.sectors[i];
-        }
-        if (store) {
+            *leave = t;
             timing_l1_store(tm, smid, t, line, acc.sectors[i]);
             uint64_t back = timing_l2_access(tm, smid, t, line, acc.sectors[i], TIMING_L2_STORE);
             if (back > done)
                 done = back;
         } else {
-            uint64_t back = timing_l1_load(tm, smid, t, line, acc.sectors[i]);
+            uint8_t missed;
+            uint64_t back = timing_l1_load(tm, smid, t, line, acc.sectors[i], &missed);
+            out += missed != 0; /* a line sent on to L2 */
             if (back > done)
                 done = back;
         }
@@ -106,12 +105,13 @@ static uint64_t via_smem(TimingModel *tm, int smid, uint64_t now, uint32_t m, co
 }
 
 uint64_t timing_lsu_issue(Exec *x, Warp *w, const SimInst *in, const TimingInst *ti, uint32_t m, uint64_t now,
-                          int *kind)
+                          int *kind, uint64_t *leave)
 {
     TimingModel *tm = x->tm;
     const double *v = tm->p->v;
     int smid = w->blk->sm;
     *kind = TIMING_SB_LONG;
+    *leave = 0;
     if (!m)
         return now + 1;
     uint64_t addr[32];
@@ -138,7 +138,7 @@ uint64_t timing_lsu_issue(Exec *x, Warp *w, const SimInst *in, const TimingInst 
             TimingSM *ts = &tm->sms[smid];
             uint64_t start = ts->lsu_free > now ? ts->lsu_free : now;
             ts->lsu_free = start + 1;
-            return timing_atomics_global(tm, smid, start, m, addr, bytes);
+            return timing_atomics_global(tm, smid, start, m, addr, bytes, leave);
         }
     default:
         break;
@@ -154,8 +154,8 @@ uint64_t timing_lsu_issue(Exec *x, Warp *w, const SimInst *in, const TimingInst 
         return now + (uint64_t)v[TP_L1_LAT];
     case PTX_SPACE_LOCAL:
         local_addrs(x, w, m, addr);
-        return via_l1(x, tm, smid, now, m, addr, bytes, store);
+        return via_l1(x, tm, smid, now, m, addr, bytes, store, leave);
     default:
-        return via_l1(x, tm, smid, now, m, addr, bytes, store);
+        return via_l1(x, tm, smid, now, m, addr, bytes, store, leave);
     }
 }

@@ -57,7 +57,6 @@ static uint64_t latency_of(const double *v, int cls, int *kind)
     case TC_SFU: *kind = TIMING_SB_SHORT; return (uint64_t)v[TP_LAT_SFU];
     case TC_CVT: *kind = TIMING_SB_SHORT; return (uint64_t)v[TP_LAT_CVT];
     case TC_COLLECTIVE: *kind = TIMING_SB_SHORT; return (uint64_t)v[TP_LAT_COLLECTIVE];
-    case TC_BRANCH: return (uint64_t)v[TP_LAT_BRANCH];
     default: return (uint64_t)v[TP_LAT_INT];
     }
 }
@@ -131,16 +130,12 @@ static inline uint64_t ready_at(TimingModel *tm, const Exec *x, Warp *w, int32_t
     return r;
 }
 
-Warp *timing_pick(Exec *x, SimSM *sm, int q)
+/* The scan of scheduler q's warps (timing_pick below: most calls find
+ * nothing can issue yet and return before it). */
+static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *ts, int q)
 {
     TimingModel *tm = x->tm;
-    TimingSM *ts = &tm->sms[sm - x->sms];
     uint64_t now = x->cycle;
-    if (now < ts->sched_min[q]) { /* nothing of its can issue yet */
-        if (ts->sched_min[q] < ts->next_ready)
-            ts->next_ready = ts->sched_min[q];
-        return NULL;
-    }
     uint64_t smin = UINT64_MAX;
     int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0;
     Warp *greedy = ts->greedy[q], *best = NULL;
@@ -210,6 +205,17 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
     return best;
 }
 
+Warp *timing_pick(Exec *x, SimSM *sm, int q)
+{
+    TimingSM *ts = &x->tm->sms[sm - x->sms];
+    if (x->cycle < ts->sched_min[q]) { /* nothing of its can issue yet */
+        if (ts->sched_min[q] < ts->next_ready)
+            ts->next_ready = ts->sched_min[q];
+        return NULL;
+    }
+    return pick_scan(x, sm, ts, q);
+}
+
 /* Charge the cycles since w's last issue to what it waited for (and, in a
  * traced launch, tell the trace: the states are numbered alike). */
 static void account(Exec *x, const Warp *w, const TimingWarp *tw, uint64_t now, uint64_t unit_r, int unit_reason)
@@ -262,15 +268,16 @@ void timing_issue(Exec *x, Warp *w)
     uint64_t ur = unit_ready(tm, ts, q, ti->cls, &ureason);
     account(x, w, tw, now, ur, ureason);
 
-    uint64_t done = now + 1, min_issue = now + 1;
+    uint64_t done = now + 1, min_issue = now + 1, leave = 0;
     int kind = TIMING_SB_FIXED, min_reason = DEVICE_STALL_WAIT;
     switch (ti->cls) {
     case TC_GLOBAL: case TC_SHARED: case TC_ATOM_GLOBAL: case TC_ATOM_SHARED:
-        done = timing_lsu_issue(x, w, in, ti, em, now, &kind);
+        done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
         tw->mem_done = max64(tw->mem_done, done);
+        tw->drain = max64(tw->drain, leave);
         break;
     case TC_CP_ASYNC:
-        done = timing_lsu_issue(x, w, in, ti, em, now, &kind);
+        done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
         tw->open_group = max64(tw->open_group, done);
         tw->mem_done = max64(tw->mem_done, done);
         break;
@@ -324,6 +331,9 @@ void timing_issue(Exec *x, Warp *w)
     case TC_PARAM:
         done = now + (uint64_t)v[TP_LAT_INT];
         break;
+    case TC_BRANCH: /* the warp waits for its target to resolve and be fetched */
+        min_issue = now + (uint64_t)v[TP_LAT_BRANCH];
+        break;
     default:
         done = now + latency_of(v, ti->cls, &kind);
         break;
@@ -356,8 +366,13 @@ void timing_issue(Exec *x, Warp *w)
     if (!w->run && !w->barwait && !w->syncwait && x->tstates) /* every lane exited */
         exec_trace_states_flush(x, w);
     if (!w->run && !w->barwait && !w->syncwait && tw->active) { /* every lane exited */
+        /* it stays resident until its stores and atomics have left the SM
+         * (Nsight Compute's drain); its block retires no earlier */
+        uint64_t end = max64(now + 1, tw->drain);
         tw->active = false;
-        ts->warp_cycles += now + 1 - tw->start;
+        ts->warp_cycles += end - tw->start;
+        if (end > w->blk->busy_until)
+            w->blk->busy_until = end;
     }
 }
 
@@ -407,10 +422,15 @@ uint64_t timing_next_cycle(Exec *x, SimSM *sm)
     TimingSM *ts = &x->tm->sms[sm - x->sms];
     uint64_t now = sm->now, next = ts->next_ready;
     ts->next_ready = UINT64_MAX;
-    if (next == UINT64_MAX) /* nothing pending: look at every warp again (a safety net:
-                               a warp list changed and no hook said so) */
+    if (next == UINT64_MAX) { /* nothing pending: look at every warp again (a safety net:
+                                 a warp list changed and no hook said so) */
         memset(ts->sched_min, 0, sizeof ts->sched_min);
-    if (next <= now || next == UINT64_MAX)
+        /* every block looked at: when only drained blocks wait to retire,
+         * nothing happens before the first retires (capped below) */
+        if (!sm->finishing)
+            next = now + 1;
+    }
+    if (next <= now)
         next = now + 1;
     if (sm->finishing && next > sm->finishing - 1) /* a finished block retires then */
         next = sm->finishing - 1 > now ? sm->finishing - 1 : now + 1;

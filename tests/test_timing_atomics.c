@@ -27,7 +27,7 @@ static uint64_t warp(TimingModel *tm, uint64_t t, uint64_t stride)
     uint64_t a[32];
     for (int l = 0; l < 32; l++)
         a[l] = GBASE + 4096 + (uint64_t)l * stride;
-    return timing_atomics_global(tm, 0, t, 0xffffffffu, a, 4);
+    return timing_atomics_global(tm, 0, t, 0xffffffffu, a, 4, NULL);
 }
 
 static void test_one_address_serialises_a_warp(void **s)
@@ -94,6 +94,43 @@ static void test_contended_counter_costs_one_interval_per_update(void **s)
     timing_model_free(tm);
 }
 
+static uint64_t sent_of(TimingModel *tm, uint64_t stride)
+{
+    uint64_t a[32], sent = 0;
+    for (int l = 0; l < 32; l++)
+        a[l] = GBASE + 4096 + (uint64_t)l * stride;
+    timing_atomics_global(tm, 0, 0, 0xffffffffu, a, 4, &sent);
+    return sent;
+}
+
+/* An SM sends at most TP_ATOM_OUTSTANDING updates that L2 has not
+ * performed: lanes on one address are an update each (bins1: 32 a warp), a
+ * sector of distinct addresses one (bins32: 4 a warp).  The H100 keeps
+ * bins1's warps resident while they wait (drain); bins32's leave at once. */
+static void test_an_sm_sends_a_bounded_number_of_updates(void **s)
+{
+    (void)s;
+    DeviceTiming out;
+    TimingModel *tm = model(&out);
+    const double *v = tm->p->v;
+    int per = (int)v[TP_ATOM_OUTSTANDING] / 32, k;
+    assert_true(per >= 2);
+    for (k = 0; k < per; k++) /* room for these: sent at once */
+        assert_int_equal(sent_of(tm, 0), 0);
+    uint64_t waited = sent_of(tm, 0), more = 0;
+    assert_true(waited > 0);
+    for (k = 0; k < per; k++)
+        more = sent_of(tm, 0);
+    /* each further warp waits for 32 updates of the address to be done */
+    assert_true(more >= waited + (uint64_t)((per - 1) * 32 * v[TP_ATOM_SAME_ADDR]));
+    timing_model_free(tm);
+    tm = model(&out);
+    for (k = 0; k < (int)v[TP_ATOM_OUTSTANDING] / 4; k++) /* 4 updates a warp */
+        assert_int_equal(sent_of(tm, 4), 0);
+    assert_true(sent_of(tm, 4) > 0);
+    timing_model_free(tm);
+}
+
 static void test_shared_atomics_serialise_per_address(void **s)
 {
     (void)s;
@@ -112,6 +149,7 @@ int main(void)
         cmocka_unit_test(test_one_address_serialises_a_warp),
         cmocka_unit_test(test_addresses_of_one_line_share_its_unit),
         cmocka_unit_test(test_contended_counter_costs_one_interval_per_update),
+        cmocka_unit_test(test_an_sm_sends_a_bounded_number_of_updates),
         cmocka_unit_test(test_shared_atomics_serialise_per_address),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -41,7 +41,7 @@ static uint64_t pass(TimingModel *tm, uint64_t bytes, uint64_t t)
 {
     uint64_t before = tm->out->l1_hits;
     for (uint32_t line = 0; line < bytes / 128; line++)
-        timing_l1_load(tm, 0, t, line, 0xf);
+        timing_l1_load(tm, 0, t, line, 0xf, NULL);
     return tm->out->l1_hits - before;
 }
 
@@ -76,9 +76,9 @@ static void test_l1_hit_is_faster_than_l2_hit_is_faster_than_dram(void **s)
     DeviceTiming out;
     TimingModel *tm = model(2, l1_for(0), &out);
     const double *v = tm->p->v;
-    uint64_t dram = timing_l1_load(tm, 0, 1000, 7, 0x1) - 1000;
-    uint64_t l1 = timing_l1_load(tm, 0, 100000, 7, 0x1) - 100000;
-    uint64_t l2 = timing_l1_load(tm, 1, 200000, 7, 0x1) - 200000; /* another SM: its L1 is cold */
+    uint64_t dram = timing_l1_load(tm, 0, 1000, 7, 0x1, NULL) - 1000;
+    uint64_t l1 = timing_l1_load(tm, 0, 100000, 7, 0x1, NULL) - 100000;
+    uint64_t l2 = timing_l1_load(tm, 1, 200000, 7, 0x1, NULL) - 200000; /* another SM: its L1 is cold */
     assert_int_equal(l1, (uint64_t)v[TP_L1_LAT]);
     assert_true(l2 >= (uint64_t)v[TP_L2_LAT] && l2 < dram);
     assert_true(dram >= (uint64_t)(v[TP_L2_LAT] + v[TP_DRAM_LAT]));
@@ -96,15 +96,15 @@ static void test_l2_reads_dram_in_sector_pairs(void **s)
     DeviceTiming out;
     TimingModel *tm = model(2, l1_for(0), &out);
     assert_true(tm->p->v[TP_DRAM_FETCH_SECTORS] == 2);
-    timing_l1_load(tm, 0, 0, 5, 0x1);
+    timing_l1_load(tm, 0, 0, 5, 0x1, NULL);
     assert_int_equal(out.dram_read_bytes, 64);
     uint64_t l2_hits = out.l2_hits;
-    timing_l1_load(tm, 1, 10000, 5, 0x2); /* another SM: L1 misses, L2 has it */
+    timing_l1_load(tm, 1, 10000, 5, 0x2, NULL); /* another SM: L1 misses, L2 has it */
     assert_int_equal(out.dram_read_bytes, 64);
     assert_int_equal(out.l2_hits, l2_hits + 1);
-    timing_l1_load(tm, 0, 20000, 5, 0x4); /* the other pair */
+    timing_l1_load(tm, 0, 20000, 5, 0x4, NULL); /* the other pair */
     assert_int_equal(out.dram_read_bytes, 128);
-    timing_l1_load(tm, 0, 30000, 6, 0xf); /* a whole line: its four sectors */
+    timing_l1_load(tm, 0, 30000, 6, 0xf, NULL); /* a whole line: its four sectors */
     assert_int_equal(out.dram_read_bytes, 256);
     timing_model_free(tm);
 }
@@ -114,12 +114,12 @@ static void test_lines_are_sectored(void **s)
     (void)s;
     DeviceTiming out;
     TimingModel *tm = model(1, l1_for(0), &out);
-    timing_l1_load(tm, 0, 0, 3, 0x1);
+    timing_l1_load(tm, 0, 0, 3, 0x1, NULL);
     uint64_t hits = out.l1_hits;
-    timing_l1_load(tm, 0, 10000, 3, 0x2); /* same line, another sector: a miss */
+    timing_l1_load(tm, 0, 10000, 3, 0x2, NULL); /* same line, another sector: a miss */
     assert_int_equal(out.l1_hits, hits);
     assert_int_equal(out.dram_read_bytes, 64);
-    timing_l1_load(tm, 0, 20000, 3, 0x3);
+    timing_l1_load(tm, 0, 20000, 3, 0x3, NULL);
     assert_int_equal(out.l1_hits, hits + 2);
     timing_model_free(tm);
 }
@@ -129,8 +129,8 @@ static void test_a_load_waits_for_a_fill_in_flight(void **s)
     (void)s;
     DeviceTiming out;
     TimingModel *tm = model(1, l1_for(0), &out);
-    uint64_t first = timing_l1_load(tm, 0, 0, 9, 0xf);
-    uint64_t second = timing_l1_load(tm, 0, 5, 9, 0xf); /* hits a line still being filled */
+    uint64_t first = timing_l1_load(tm, 0, 0, 9, 0xf, NULL);
+    uint64_t second = timing_l1_load(tm, 0, 5, 9, 0xf, NULL); /* hits a line still being filled */
     assert_true(second >= first);
     timing_model_free(tm);
 }

@@ -93,7 +93,10 @@ static void test_clock64_reads_modelled_time(void **s)
     SimError err;
     assert_int_equal(device_memcpy_dtoh(dev, &c, cyc, 8, &err), SIM_OK);
     print_message("clock64 around 1000 dependent FMAs: %lld cycles\n", c);
-    assert_true(c >= 4 * n && c < 8 * n);
+    /* 4 cycles an FMA at least; the loop (4 FMAs, 2 movs ptxas folds, add,
+     * setp, bra) also waits for its branch: the H100 runs that shape at 7.5
+     * cycles an FMA (timing suite, ilp1_w1) */
+    assert_true(c >= 4 * n && c < 10 * n);
 }
 
 /* A block retiring beside a working one: the SM's warp lists are rebuilt and
@@ -174,6 +177,15 @@ static void test_atomic_per_element_is_far_slower_than_a_block_reduction(void **
                   (unsigned long long)atom.cycles, (unsigned long long)tree.cycles, ratio);
     assert_true(ratio > 30);
     assert_true(atom.cycles >= (uint64_t)n); /* one update of the counter per L2 cycle */
+    /* an SM sends a bounded number of updates ahead of L2 (TP_ATOM_OUTSTANDING):
+     * the rest wait in its warps, which stay resident (drain) -- the H100's
+     * SMs stay active for 85% of the one-counter launch (atomics bins1) */
+    uint64_t active = 0, span = atom.cycles - atom.timing.launch_overhead;
+    for (int i = 0; i < atom.timing.nsm; i++)
+        active += atom.timing.sm_active_cycles[i];
+    print_message("atomicAdd per element: SMs active %.0f%% of the launch, occupancy %.1f%%\n",
+                  100.0 * (double)active / ((double)span * atom.timing.nsm), 100 * atom.timing.achieved_occupancy);
+    assert_true(active > span / 2 * (uint64_t)atom.timing.nsm);
 }
 
 static void test_l1_resident_gather_slows_down_when_the_carveout_takes_the_l1(void **s)
@@ -197,6 +209,32 @@ static void test_l1_resident_gather_slows_down_when_the_carveout_takes_the_l1(vo
     assert_int_equal(c100.timing.l1_bytes, 28 * 1024);
     assert_true(h0 > 0.8 && h100 < 0.3);
     assert_true(ratio > 1.5);
+}
+
+/* The naive transpose's column stores send 32 lines each, and a stored line
+ * holds the L1 l1_cycles_per_store_line_out (3) cycles: on the H100 naive_512
+ * takes 1.66x copy_512 (timing suite; 1.46x with stores at a load miss's 2). */
+static void test_column_stores_cost_the_l1_per_line(void **s)
+{
+    (void)s;
+    DeviceModule *sm = load_file("tests/timing/smem.ptx");
+    SimError err;
+    int n = 512;
+    DeviceStats st[2];
+    const char *kernels[2] = {"copy_tile", "transpose_naive"};
+    for (int k = 0; k < 2; k++) {
+        const char *entry = device_find_kernel(sm, kernels[k], &err);
+        assert_non_null(entry);
+        DeviceLaunch cfg = {.grid = {16, 16, 1}, .block = {32, 8, 1}, .timing = true};
+        DeviceFault f;
+        memset(&st[k], 0, sizeof st[k]);
+        if (device_launch(sm, entry, &cfg, (void *[]){&n}, &st[k], &f, &err) != SIM_OK)
+            fail_msg("%s: %s %s", kernels[k], err.msg, f.faulted ? f.msg : "");
+    }
+    double ratio = (double)st[1].cycles / (double)st[0].cycles;
+    print_message("transpose 512: naive %llu cycles, copy %llu: %.2fx (H100 1.66x)\n",
+                  (unsigned long long)st[1].cycles, (unsigned long long)st[0].cycles, ratio);
+    assert_true(ratio > 1.55 && ratio < 2.0);
 }
 
 static void test_shared_stride_32_conflicts_and_33_does_not(void **s)
@@ -385,6 +423,7 @@ int main(void)
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_l1_resident_gather_slows_down_when_the_carveout_takes_the_l1, setup,
                                         harness_teardown),
+        cmocka_unit_test_setup_teardown(test_column_stores_cost_the_l1_per_line, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_shared_stride_32_conflicts_and_33_does_not, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_cp_async_overlaps_the_copy_with_compute, setup, harness_teardown),
         cmocka_unit_test_setup_teardown(test_measured_residency_in_modelled_time, setup, harness_teardown),
