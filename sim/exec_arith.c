@@ -529,6 +529,17 @@ static void ex_mov_dyn(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     LANES(m, { d[l] = v; });
 }
 
+static void ex_mov_sreg_pred(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    const uint64_t *a = exec_src(x, w, in->s[0]);
+    uint32_t v = 0;
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        v |= (uint32_t)(a[l] != 0) << l;
+    }
+    w->p[in->d] = (w->p[in->d] & ~m) | v;
+}
+
 static void ex_mov_pred(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     (void)x;
@@ -601,6 +612,14 @@ SimStatus dec_mov(DecodeCtx *c)
     if (c->pi->n_opnds != 2)
         return dec_fail(c, "expected 2 operands");
     const PtxOperand *d0 = &c->pi->opnds[0], *s0 = &c->pi->opnds[1];
+    if (t == PTX_T_PRED && s0->kind == PTX_OPND_SREG && s0->sreg == PTX_SREG_IS_EXPLICIT_CLUSTER) {
+        /* %is_explicit_cluster is the one predicate special register:
+         * true in a launch with cluster dimensions (exec_cluster.c) */
+        if (dec_pred(c, 0, &in->d, NULL) || dec_src(c, 1, PTX_T_U32, &in->s[0]))
+            return c->err->status;
+        in->fn = ex_mov_sreg_pred;
+        return SIM_OK;
+    }
     if (t == PTX_T_PRED) {
         bool neg = false;
         if (dec_pred(c, 0, &in->d, NULL) || dec_pred(c, 1, &in->s[0], &neg))

@@ -4,6 +4,7 @@
  * generic address resolved to shared or global memory; barriers, __syncwarp
  * and cp.async waits become its happens-before edges.  Local, param and
  * const accesses are private or read-only and never race. */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "race.h"
 
@@ -48,15 +49,26 @@ void exec_race_mem_async(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op
         int sp = space_of(in, &a);
         if (sp < 0)
             continue;
+        if (sp == RACE_SPACE_SHARED && x->cl && a >> EXEC_DSMEM_SHIFT) {
+            /* distributed shared memory: the window of the CTA it names */
+            const Block *o = exec_cluster_owner(x, w, &a);
+            if (o && o != w->blk) {
+                race_access_in(x->race, o->linear, a, size, rop, in->scope ? RACE_SCOPE_CTA : RACE_SCOPE_GPU,
+                               &who);
+                continue;
+            }
+        }
         race_access(x->race, sp, a, size, rop, in->scope ? RACE_SCOPE_CTA : RACE_SCOPE_GPU, &who);
     }
 }
 
 void exec_race_block(Exec *x, Block *b, bool begin)
 {
-    if (begin)
+    if (begin) {
         race_block_start(x->race, b->linear, x->shared_size);
-    else
+        if (b->cl)
+            race_block_cluster(x->race, b->linear, (uint32_t)(b->cl->id + 1));
+    } else
         race_block_end(x->race, b->linear);
 }
 

@@ -2,6 +2,7 @@
  * resident blocks (kept for the next launch of the same shape), the memory
  * limit, each warp's special registers, and exec_launch, which sets up the
  * Exec and hands it to exec_sched.c.  Called by device_sim.c. */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "file_read.h"
 
@@ -14,13 +15,13 @@
 
 typedef struct {
     int32_t lo, hi;       /* value register slots named */
-    uint32_t specials;    /* special register slots named (bit per SLOT_*) */
+    uint64_t specials;    /* special register slots named (bit per SLOT_*) */
 } RegSpan;
 
 static void span_add(int32_t s, RegSpan *sp)
 {
     if (s >= 0 && s < SLOT_COUNT) /* specials: warp_setup writes those in use */
-        sp->specials |= 1u << s;
+        sp->specials |= 1ull << s;
     if (s < SLOT_COUNT) /* constants, none */
         return;
     if (s < sp->lo)
@@ -32,11 +33,11 @@ static void span_add(int32_t s, RegSpan *sp)
 /* The register slots [*lo, *hi) that the kernel fidx and the functions it
  * calls name.  Only these can be read, so only these need zeroing per warp:
  * the module's other functions have slots of their own (*lo == *hi: none). */
-static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t *hi, uint32_t *specials)
+static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t *hi, uint64_t *specials)
 {
     const PtxModule *m = p->ptx;
     RegSpan sp = {INT32_MAX, 0, 0};
-    *specials = (1u << SLOT_COUNT) - 1;
+    *specials = (1ull << SLOT_COUNT) - 1;
     char *seen = calloc((size_t)m->n_funcs + 1, 1);
     if (!seen) { /* zero them all */
         *lo = SLOT_COUNT;
@@ -102,9 +103,10 @@ static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
         v[SLOT_LANEMASK_GT] = (uint32_t)(0xfffffffeull << l);
         v[SLOT_DYN_SMEM] = x->dyn_smem;
         v[SLOT_TOTAL_SMEM] = x->shared_size;
+        exec_cluster_specials(x, b, v); /* exec_warp_init sets them per block */
         /* only the ones the kernel reads: the others' memory is never touched */
-        for (uint32_t u = x->specials; u; u &= u - 1) {
-            int k = __builtin_ctz(u);
+        for (uint64_t u = x->specials; u; u &= u - 1) {
+            int k = __builtin_ctzll(u);
             w->r[k * WARP + l] = v[k];
         }
     }
@@ -280,11 +282,12 @@ static bool over_memory_limit(Exec *x, const ExecArena *shape, uint64_t limit)
     return true;
 }
 
-int exec_resident_slots(int nsm, int blocks_per_sm, uint64_t nblocks, int *sms, int *per_sm)
+int exec_resident_slots(int nsm, int blocks_per_sm, uint64_t nblocks, int csize, int *sms, int *per_sm)
 {
     int n = nsm > 0 ? nsm : 1, per = blocks_per_sm > 0 ? blocks_per_sm : 1;
-    /* no more slots than blocks: a small grid uses a few SMs only */
-    if ((uint64_t)n > nblocks)
+    /* no more slots than blocks: a small grid uses a few SMs only (with
+     * clusters every SM, so that each GPC has its SMs to place them on) */
+    if ((uint64_t)n > nblocks && csize <= 1)
         n = (int)nblocks;
     if (n > 0 && (uint64_t)n * (uint64_t)per > nblocks)
         per = (int)((nblocks + (uint64_t)n - 1) / (uint64_t)n);
@@ -331,7 +334,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.dyn_smem = cfg->smem;
     x.shared_size = prog->funcs[fidx].static_smem + cfg->smem;
     x.nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
-    x.nslots = exec_resident_slots(opt->nsm, opt->blocks_per_sm, x.nblocks, &x.nsm, &x.per_sm);
+    int csize = (int)(cfg->cluster.x * cfg->cluster.y * cfg->cluster.z);
+    x.nslots = exec_resident_slots(opt->nsm, opt->blocks_per_sm, x.nblocks, csize, &x.nsm, &x.per_sm);
     SimStatus rc = SIM_ERR_FAULT;
     if (prog->ptx->funcs[fidx].is_extern) { /* its pcs would be the next function's */
         exec_fault(&x, NULL, NULL, -1, "unsupported", 0,
@@ -340,6 +344,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         goto done;
     }
     rc = SIM_ERR_NOMEM;
+    if (csize > 1 && !exec_cluster_begin(&x, cfg->cluster, x.nsm))
+        goto done;
     launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi, &x.specials);
     ExecArena shape = {.nslots = x.nslots, .nsm = x.nsm, .per_sm = x.per_sm, .nwarps = x.nwarps,
                        .nthreads = x.nthreads, .reg_lo = x.reg_lo, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
@@ -410,6 +416,7 @@ done:
         else
             exec_arena_free(x.arena);
     }
+    exec_cluster_end(&x);
     exec_printf_finish(&x);
     stats->printf_dropped = x.out_dropped;
     *out = x.out;

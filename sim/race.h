@@ -15,8 +15,9 @@
  *    of that block after it;
  *  - race_warp_sync orders the accesses of the lanes of its mask before it
  *    with theirs after it, transitively (vector clocks per warp);
- *  - nothing orders two blocks within one launch: there is no grid-wide
- *    sync, and memory fences with flags (threadfence + volatile or atomic
+ *  - nothing orders two blocks within one launch (but a cluster barrier
+ *    orders the blocks of its cluster, race_cluster_barrier): no grid-wide
+ *    sync is modelled, and memory fences with flags (threadfence + volatile or atomic
  *    flags, the "last block" reduction pattern) are NOT modelled, so a
  *    correct fence-and-flag handshake between blocks is reported as a race;
  *  - two atomics never race with each other, except that a .cta-scoped
@@ -130,6 +131,19 @@ void race_warp_sync(RaceChecker *rc, uint64_t block, uint32_t warp, uint32_t mas
  * op or space values are ignored.  Bytes past 2^64 - 1 are ignored. */
 void race_access(RaceChecker *rc, int space, uint64_t addr, unsigned size, int op, int scope,
                  const RaceWho *who);
+
+/* Thread block clusters (sm_90).  race_block_cluster: the started block
+ * belongs to cluster tag (nonzero; blocks with the same tag are one cluster).
+ * race_access_in: who (a thread of another block of the cluster) accesses
+ * the shared window of block owner (distributed shared memory; as
+ * race_access otherwise).  race_cluster_barrier: a barrier.cluster phase
+ * completed; called for each block of the cluster, it is a barrier of the
+ * block and orders every access of every block of the cluster before it
+ * with every access after it. */
+void race_block_cluster(RaceChecker *rc, uint64_t block, uint32_t cluster);
+void race_access_in(RaceChecker *rc, uint64_t owner, uint64_t addr, unsigned size, int op, int scope,
+                    const RaceWho *who);
+void race_cluster_barrier(RaceChecker *rc, uint64_t block);
 
 /* cp.async: who issued an asynchronous copy that will fill shared
  * [addr, addr+size) of its block, in its commit group `group` (0, 1, 2, ...
