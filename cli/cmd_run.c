@@ -22,7 +22,7 @@ static const char run_help[] =
     "                   [--arg SPEC]... [--json] [--quiet] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
     "                   [--check races] [--budget N] [--max-memory BYTES] [--timing] [--carveout P]\n"
-    "                   [--threads N]\n"
+    "                   [--threads N] [--cooperative] [--cluster X[,Y[,Z]]]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"

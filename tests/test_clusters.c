@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "harness.h"
+#include "launch.h"
 #include "ptx_fixture.h"
 
 #define KFILE "tests/kernels/clusters.ptx"
@@ -263,6 +264,53 @@ static void test_cluster_launches_the_driver_refuses_are_refused_with_reasons(vo
     run_ok(m, "_Z13ring_exchangePKiPi", cfg, a3);
 }
 
+/* The timing model's distributed shared memory: a dependent load from the
+ * neighbour's shared memory takes TP_DSMEM_LAT (180 cycles, [LUO]), one from
+ * the CTA's own ~29 (the H100's measured chase); the values are the same
+ * with timing off. */
+static void test_timed_dsmem_chase_costs_the_sm_to_sm_latency(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    DeviceModule *m = load_file(KFILE);
+    long long out[3], plain[3];
+    int steps = 256;
+    DevicePtr d = dalloc(sizeof out);
+    void *args[] = {&d, &steps};
+    DeviceLaunch cfg = {.grid = {2, 1, 1}, .block = {32, 1, 1}, .timing = true};
+    run_ok(m, "_Z13dsmem_latencyPxi", cfg, args);
+    down(out, d, sizeof out);
+    double local = (double)out[0] / steps, remote = (double)out[1] / steps;
+    if (local < 25 || local > 35 || remote < 175 || remote > 200)
+        fail_msg("a local step took %.1f cycles (want ~29), a remote one %.1f (want ~180 + its arithmetic)", local,
+                 remote);
+    cfg.timing = false;
+    run_ok(m, "_Z13dsmem_latencyPxi", cfg, args);
+    down(plain, d, sizeof plain);
+    assert_int_equal(plain[2], out[2]);
+}
+
+/* --cluster on a launch line: X[,Y[,Z]] into DeviceLaunch.cluster's source,
+ * anything else refused with what it expects. */
+static void test_cluster_option_parses_dimensions_and_refuses_zero(void **s)
+{
+    (void)s;
+    LaunchSpec spec;
+    launch_spec_init(&spec);
+    char msg[256];
+    char *ok[] = {"--cluster", "2,2"}, *bad[] = {"--cluster", "0"};
+    int i = 0;
+    assert_int_equal(launch_parse_option(&spec, 2, ok, &i, msg, sizeof msg), LAUNCH_OPT_TAKEN);
+    assert_int_equal(spec.cluster.x, 2);
+    assert_int_equal(spec.cluster.y, 2);
+    assert_int_equal(spec.cluster.z, 1);
+    i = 0;
+    assert_int_equal(launch_parse_option(&spec, 2, bad, &i, msg, sizeof msg), LAUNCH_OPT_USAGE);
+    assert_non_null(strstr(msg, "--cluster '0': expected X[,Y[,Z]] of positive integers"));
+    assert_non_null(strstr(launch_sched_help, "--cluster X[,Y[,Z]]"));
+    launch_spec_free(&spec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -274,6 +322,8 @@ int main(void)
         T(test_rank_outside_the_cluster_and_an_exited_cta_are_clear_faults),
         T(test_cluster_barrier_that_cannot_complete_is_a_deadlock),
         T(test_cluster_launches_the_driver_refuses_are_refused_with_reasons),
+        T(test_cluster_option_parses_dimensions_and_refuses_zero),
+        T(test_timed_dsmem_chase_costs_the_sm_to_sm_latency),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

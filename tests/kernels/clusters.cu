@@ -111,3 +111,32 @@ __global__ void __cluster_dims__(2, 1, 1) early_exit(int *out)
     int *p = cluster.map_shared_rank(s, 1);
     out[threadIdx.x] = p[threadIdx.x];
 }
+
+// Latency of a dependent load from the CTA's own shared memory and from its
+// neighbour's (distributed shared memory): thread 0 of rank 0 chases a chain
+// of `steps` indices through each, timing both with clock64().  out[0], out[1]:
+// cycles of the local and the remote chase; out[2]: where the chase ended (so
+// the loads cannot be dropped).  One cluster of 2 CTAs, 32 threads each.
+__global__ void __cluster_dims__(2, 1, 1) dsmem_latency(long long *out, int steps)
+{
+    __shared__ int chain[1024];
+    cg::cluster_group cluster = cg::this_cluster();
+    for (int i = threadIdx.x; i < 1024; i += blockDim.x)
+        chain[i] = (i * 33 + 7) % 1024;
+    cluster.sync();
+    if (cluster.block_rank() == 0 && threadIdx.x == 0) {
+        volatile int *own = chain, *remote = cluster.map_shared_rank(chain, 1);
+        int j = 0;
+        long long t0 = clock64();
+        for (int s = 0; s < steps; s++)
+            j = own[j];
+        long long t1 = clock64();
+        for (int s = 0; s < steps; s++)
+            j = remote[j];
+        long long t2 = clock64();
+        out[0] = t1 - t0;
+        out[1] = t2 - t1;
+        out[2] = j;
+    }
+    cluster.sync();
+}
