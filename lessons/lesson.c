@@ -24,6 +24,8 @@ static const Lesson lessons[] = {
      &lesson08_exercise},
     {9, "09-async-copies", "Asynchronous copies and pipelines: cp.async, double buffering, the wait", lesson09_run,
      &lesson09_exercise},
+    {11, "11-clusters", "Thread block clusters: one GPC, distributed shared memory, cluster.sync()", lesson11_run,
+     NULL},
     {12, "12-atomics", "All the atomics: and/or/xor/max/min, CAS loops, scopes, orders", lesson12_run, &lesson12_exercise},
     {13, "13-tiles", "Tile programming: tiles, tile spaces, tile atomics", lesson13_run, &lesson13_exercise},
 };

@@ -188,6 +188,13 @@ static void explain(DeviceRace *r)
         : !strcmp(k, "cp-async") ? "it was read while a cp.async still filled it: wait for the copy "
                                    "(cp.async.wait_group / __pipeline_wait_prior / cuda::memcpy_async's wait) first"
                                  : "a synchronisation problem";
+    bool cluster = !strcmp(r->space, "shared") && (r->first.block.x != r->second.block.x ||
+                                                   r->first.block.y != r->second.block.y ||
+                                                   r->first.block.z != r->second.block.z);
+    if (cluster && (!strcmp(k, "read-after-write") || !strcmp(k, "write-after-read") ||
+                    !strcmp(k, "write-after-write")))
+        what = "two CTAs of a cluster reached one CTA's shared memory (distributed shared memory) with no "
+               "cluster.sync() (barrier.cluster) between them: a __syncthreads() orders one CTA only";
     snprintf(r->msg, sizeof r->msg, "%s", what);
 }
 

@@ -173,6 +173,7 @@ static void test_missing_cluster_sync_before_reading_a_neighbour_is_a_race(void 
         assert_true((a == 80 && b == 82) || (a == 82 && b == 80));
         assert_true(r->first.block.x / 4 == r->second.block.x / 4); /* one cluster */
         assert_true(r->first.block.x != r->second.block.x);
+        assert_non_null(strstr(r->msg, "no cluster.sync() (barrier.cluster) between them"));
     }
 }
 
