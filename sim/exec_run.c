@@ -384,6 +384,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         Block *b = &x.blocks[i];
         b->sm = i / x.per_sm;
         b->live = false;
+        b->cl = NULL; /* an arena's block may still name an earlier launch's cluster */
+        b->crank = 0;
         for (int k = 0; k < x.nwarps; k++)
             warp_setup(&x, b, &b->warps[k], k, opt->nsm > 0 ? opt->nsm : 1);
     }

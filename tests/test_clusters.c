@@ -291,6 +291,31 @@ static void test_timed_dsmem_chase_costs_the_sm_to_sm_latency(void **s)
     assert_int_equal(plain[2], out[2]);
 }
 
+/* A cluster launch that faults leaves its blocks resident, naming their
+ * cluster; the next launch of the same shape reuses those block slots and
+ * must not see the old cluster (a use after free under make asan). */
+static void test_launch_after_a_faulted_cluster_launch_starts_without_its_clusters(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    DeviceModule *m = load_file(KFILE);
+    SimError err;
+    uint32_t one = 5, hist[256];
+    DevicePtr din = up(&one, sizeof one), dh = dalloc(sizeof hist);
+    int n = 132 * 128;
+    void *args[] = {&din, &n, &dh};
+    DeviceLaunch cfg = {.grid = {132, 1, 1}, .block = {128, 1, 1}, .smem = 1024, .cluster = {2, 1, 1}};
+    assert_int_equal(run_cfg(m, "_Z15dsmem_histogramPKjiPj", cfg, args, &err), SIM_ERR_FAULT);
+    assert_string_equal(fault.kind, "out-of-bounds");
+    n = 1;
+    uint32_t zero[256] = {0};
+    device_memcpy_htod(dev, dh, zero, sizeof zero, NULL);
+    cfg.cluster = (DeviceDim3){0, 0, 0};
+    run_ok(m, "_Z15dsmem_histogramPKjiPj", cfg, args); /* clusters of one: every CTA counts its own */
+    down(hist, dh, sizeof hist);
+    assert_int_equal(hist[5], 1);
+}
+
 /* --cluster on a launch line: X[,Y[,Z]] into DeviceLaunch.cluster's source,
  * anything else refused with what it expects. */
 static void test_cluster_option_parses_dimensions_and_refuses_zero(void **s)
@@ -325,6 +350,7 @@ int main(void)
         T(test_cluster_launches_the_driver_refuses_are_refused_with_reasons),
         T(test_cluster_option_parses_dimensions_and_refuses_zero),
         T(test_timed_dsmem_chase_costs_the_sm_to_sm_latency),
+        T(test_launch_after_a_faulted_cluster_launch_starts_without_its_clusters),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
