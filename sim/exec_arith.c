@@ -1,6 +1,7 @@
 /* exec_arith.c: integer and bit instructions, comparisons and selects, mov
  * and cvta -- their decoders (dec_arith, dec_cmp, dec_mov) and handlers.
  * Common 32/64-bit forms have inlined loops; the rest call alu_* per lane. */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "exec_lanes.h"
 
@@ -529,17 +530,6 @@ static void ex_mov_dyn(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     LANES(m, { d[l] = v; });
 }
 
-static void ex_mov_sreg_pred(Exec *x, Warp *w, const SimInst *in, uint32_t m)
-{
-    const uint64_t *a = exec_src(x, w, in->s[0]);
-    uint32_t v = 0;
-    for (uint32_t r = m; r; r &= r - 1) {
-        int l = __builtin_ctz(r);
-        v |= (uint32_t)(a[l] != 0) << l;
-    }
-    w->p[in->d] = (w->p[in->d] & ~m) | v;
-}
-
 static void ex_mov_pred(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     (void)x;
@@ -615,9 +605,10 @@ SimStatus dec_mov(DecodeCtx *c)
     if (t == PTX_T_PRED && s0->kind == PTX_OPND_SREG && s0->sreg == PTX_SREG_IS_EXPLICIT_CLUSTER) {
         /* %is_explicit_cluster is the one predicate special register:
          * true in a launch with cluster dimensions (exec_cluster.c) */
-        if (dec_pred(c, 0, &in->d, NULL) || dec_src(c, 1, PTX_T_U32, &in->s[0]))
+        if (dec_pred(c, 0, &in->d, NULL))
             return c->err->status;
-        in->fn = ex_mov_sreg_pred;
+        in->sub = (uint8_t)s0->sreg;
+        in->fn = exec_cluster_mov_fn(true);
         return SIM_OK;
     }
     if (t == PTX_T_PRED) {
@@ -669,6 +660,11 @@ SimStatus dec_mov(DecodeCtx *c)
             in->visible = 1; /* clocks: when it runs matters */
             return SIM_OK;
         default:
+            if (exec_cluster_is_sreg(s0->sreg) && s0->sreg != PTX_SREG_IS_EXPLICIT_CLUSTER) {
+                in->sub = (uint8_t)s0->sreg;
+                in->fn = exec_cluster_mov_fn(false);
+                return SIM_OK;
+            }
             if (s0->sreg >= PTX_SREG_ENVREG0 && s0->sreg <= PTX_SREG_ENVREG31) {
                 in->sub = (uint8_t)s0->sreg;
                 in->fn = ex_mov_dyn;

@@ -149,27 +149,52 @@ void exec_cluster_join(ExecCluster *c, Block *b, int r)
     b->crank = r;
 }
 
-void exec_cluster_specials(const Exec *x, const Block *b, uint64_t v[SLOT_COUNT])
+bool exec_cluster_is_sreg(int sreg)
+{
+    return sreg >= PTX_SREG_CLUSTER_CTARANK && sreg <= PTX_SREG_IS_EXPLICIT_CLUSTER;
+}
+
+uint64_t exec_cluster_sreg(const Exec *x, const Block *b, int sreg)
 {
     const ExecClusters *cs = x->cl;
     DeviceDim3 dim = cs ? cs->dim : (DeviceDim3){1, 1, 1};
     DeviceDim3 grid = cs ? cs->grid : x->cfg->grid;
-    int r = b->cl ? b->crank : 0;
-    v[SLOT_CLUSTER_CTARANK] = (uint64_t)r;
-    v[SLOT_CLUSTER_NCTARANK] = (uint64_t)dim.x * dim.y * dim.z;
-    v[SLOT_CLUSTER_CTAID_X] = b->ctaid.x % dim.x;
-    v[SLOT_CLUSTER_CTAID_Y] = b->ctaid.y % dim.y;
-    v[SLOT_CLUSTER_CTAID_Z] = b->ctaid.z % dim.z;
-    v[SLOT_CLUSTER_NCTAID_X] = dim.x;
-    v[SLOT_CLUSTER_NCTAID_Y] = dim.y;
-    v[SLOT_CLUSTER_NCTAID_Z] = dim.z;
-    v[SLOT_CLUSTERID_X] = b->ctaid.x / dim.x;
-    v[SLOT_CLUSTERID_Y] = b->ctaid.y / dim.y;
-    v[SLOT_CLUSTERID_Z] = b->ctaid.z / dim.z;
-    v[SLOT_NCLUSTERID_X] = grid.x;
-    v[SLOT_NCLUSTERID_Y] = grid.y;
-    v[SLOT_NCLUSTERID_Z] = grid.z;
-    v[SLOT_IS_EXPLICIT_CLUSTER] = cs != NULL;
+    switch (sreg) {
+    case PTX_SREG_CLUSTER_CTARANK: return b->cl ? (uint64_t)b->crank : 0;
+    case PTX_SREG_CLUSTER_NCTARANK: return (uint64_t)dim.x * dim.y * dim.z;
+    case PTX_SREG_CLUSTER_CTAID_X: return b->ctaid.x % dim.x;
+    case PTX_SREG_CLUSTER_CTAID_Y: return b->ctaid.y % dim.y;
+    case PTX_SREG_CLUSTER_CTAID_Z: return b->ctaid.z % dim.z;
+    case PTX_SREG_CLUSTER_NCTAID_X: return dim.x;
+    case PTX_SREG_CLUSTER_NCTAID_Y: return dim.y;
+    case PTX_SREG_CLUSTER_NCTAID_Z: return dim.z;
+    case PTX_SREG_CLUSTERID_X: return b->ctaid.x / dim.x;
+    case PTX_SREG_CLUSTERID_Y: return b->ctaid.y / dim.y;
+    case PTX_SREG_CLUSTERID_Z: return b->ctaid.z / dim.z;
+    case PTX_SREG_NCLUSTERID_X: return grid.x;
+    case PTX_SREG_NCLUSTERID_Y: return grid.y;
+    case PTX_SREG_NCLUSTERID_Z: return grid.z;
+    case PTX_SREG_IS_EXPLICIT_CLUSTER: return cs != NULL;
+    default: return 0;
+    }
+}
+
+static void ex_mov_cluster(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint64_t v = exec_cluster_sreg(x, w->blk, in->sub), *d = exec_reg(w, in->d);
+    for (uint32_t r = m; r; r &= r - 1)
+        d[__builtin_ctz(r)] = v;
+}
+
+static void ex_mov_cluster_pred(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint32_t v = exec_cluster_sreg(x, w->blk, in->sub) ? m : 0;
+    w->p[in->d] = (w->p[in->d] & ~m) | v;
+}
+
+ExecFn exec_cluster_mov_fn(bool pred)
+{
+    return pred ? ex_mov_cluster_pred : ex_mov_cluster;
 }
 
 /* ---- barrier.cluster ------------------------------------------------------ */

@@ -64,9 +64,17 @@ void exec_cluster_retire(Exec *x, Block *b);
  * arrival of theirs no longer counts either). */
 void exec_cluster_exit(Exec *x, Warp *w, uint32_t em);
 
-/* The special registers of clusters for warps of b (b->cl may be NULL):
- * SLOT_CLUSTER_* into v[]. */
-void exec_cluster_specials(const Exec *x, const Block *b, uint64_t v[SLOT_COUNT]);
+/* Special register sreg (a PTX_SREG_CLUSTER_*, %clusterid, %nclusterid,
+ * %is_explicit_cluster) of the threads of b (b->cl may be NULL: a cluster
+ * of one); 0 for any other.  They take no register slot: mov reads them
+ * (exec_arith.c). */
+uint64_t exec_cluster_sreg(const Exec *x, const Block *b, int sreg);
+/* true for the special registers exec_cluster_sreg gives. */
+bool exec_cluster_is_sreg(int sreg);
+/* The handler of mov d, %cluster_... (in->sub the PtxSreg, in->d the
+ * destination): pred false a value register, true a predicate
+ * (%is_explicit_cluster, the one predicate special register). */
+ExecFn exec_cluster_mov_fn(bool pred);
 
 /* barrier.cluster.arrive (in->sub 1) / .wait (2) for lanes m of w, in a
  * launch with clusters (flow SIM_FLOW_SELF: it moves the lanes' pcs). */

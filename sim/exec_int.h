@@ -67,11 +67,7 @@ enum {
     SLOT_NCTAID_Z, SLOT_LANEID, SLOT_WARPID, SLOT_NWARPID, SLOT_SMID,
     SLOT_NSMID, SLOT_GRIDID, SLOT_LANEMASK_EQ, SLOT_LANEMASK_LE,
     SLOT_LANEMASK_LT, SLOT_LANEMASK_GE, SLOT_LANEMASK_GT, SLOT_DYN_SMEM,
-    SLOT_TOTAL_SMEM, SLOT_CLUSTER_CTARANK, SLOT_CLUSTER_NCTARANK, /* exec_cluster.c */
-    SLOT_CLUSTER_CTAID_X, SLOT_CLUSTER_CTAID_Y, SLOT_CLUSTER_CTAID_Z, SLOT_CLUSTER_NCTAID_X,
-    SLOT_CLUSTER_NCTAID_Y, SLOT_CLUSTER_NCTAID_Z, SLOT_CLUSTERID_X, SLOT_CLUSTERID_Y,
-    SLOT_CLUSTERID_Z, SLOT_NCLUSTERID_X, SLOT_NCLUSTERID_Y, SLOT_NCLUSTERID_Z,
-    SLOT_IS_EXPLICIT_CLUSTER, SLOT_COUNT
+    SLOT_TOTAL_SMEM, SLOT_COUNT /* (the cluster's: read by mov, exec_cluster_sreg) */
 };
 
 struct SimInst {
@@ -326,7 +322,7 @@ struct Exec {
     int nsm, per_sm;
     uint64_t nblocks, next_block; /* blocks in the grid, next to dispatch */
     int32_t reg_lo, reg_hi;   /* register slots to clear per warp */
-    uint64_t specials;        /* special register slots the kernel reads (bit per SLOT_*) */
+    uint32_t specials;        /* special register slots the kernel reads (bit per SLOT_*) */
     struct ExecClusters *cl;  /* clusters of more than one CTA, else NULL (exec_cluster.h) */
     DeviceStats *stats;
     DeviceFault *fault;

@@ -7,7 +7,6 @@
  * yields.  Also a warp's start in a block slot.  Called by exec_sched.c;
  * calls exec_lanes.c, exec_sync.c (warp-synchronous waits), the handlers
  * through SimInst.fn, exec_trace.c and exec_fault.c. */
-#include "exec_cluster.h"
 #include "exec_int.h"
 
 #include <string.h>
@@ -23,20 +22,12 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
     uint64_t *r = w->r;
     int32_t entry = p->funcs[x->fidx].entry_pc;
-    uint64_t sp = x->specials;
+    uint32_t sp = x->specials;
     const uint64_t ctaid[3] = {b->ctaid.x, b->ctaid.y, b->ctaid.z};
     for (int k = 0; k < 3; k++)
         if (sp >> (SLOT_CTAID_X + k) & 1)
             for (int l = 0; l < WARP; l++)
                 r[(SLOT_CTAID_X + k) * WARP + l] = ctaid[k];
-    if (sp >> SLOT_CLUSTER_CTARANK) { /* the cluster's registers, when the kernel reads one */
-        uint64_t v[SLOT_COUNT];
-        exec_cluster_specials(x, b, v);
-        for (int k = SLOT_CLUSTER_CTARANK; k < SLOT_COUNT; k++)
-            if (sp >> k & 1)
-                for (int l = 0; l < WARP; l++)
-                    r[k * WARP + l] = v[k];
-    }
     for (int l = 0; l < WARP; l++)
         w->pc[l] = entry;
     memset(w->callsp, 0, sizeof w->callsp);

@@ -277,28 +277,8 @@ SimStatus dec_src(DecodeCtx *c, int i, PtxType type, int32_t *out)
             [PTX_SREG_DYNAMIC_SMEM_SIZE] = SLOT_DYN_SMEM + 1,
             [PTX_SREG_TOTAL_SMEM_SIZE] = SLOT_TOTAL_SMEM + 1,
         };
-        /* the cluster's special registers (PTX ISA "Special registers"):
-         * a launch without clusters runs every CTA as a cluster of one --
-         * rank 0 of 1, its cluster id its CTA id (exec_cluster_specials) */
-        switch (o->sreg) {
-        case PTX_SREG_CLUSTER_CTARANK: *out = SLOT_CLUSTER_CTARANK; return SIM_OK;
-        case PTX_SREG_CLUSTER_NCTARANK: *out = SLOT_CLUSTER_NCTARANK; return SIM_OK;
-        case PTX_SREG_CLUSTER_CTAID_X: *out = SLOT_CLUSTER_CTAID_X; return SIM_OK;
-        case PTX_SREG_CLUSTER_CTAID_Y: *out = SLOT_CLUSTER_CTAID_Y; return SIM_OK;
-        case PTX_SREG_CLUSTER_CTAID_Z: *out = SLOT_CLUSTER_CTAID_Z; return SIM_OK;
-        case PTX_SREG_CLUSTER_NCTAID_X: *out = SLOT_CLUSTER_NCTAID_X; return SIM_OK;
-        case PTX_SREG_CLUSTER_NCTAID_Y: *out = SLOT_CLUSTER_NCTAID_Y; return SIM_OK;
-        case PTX_SREG_CLUSTER_NCTAID_Z: *out = SLOT_CLUSTER_NCTAID_Z; return SIM_OK;
-        case PTX_SREG_CLUSTERID_X: *out = SLOT_CLUSTERID_X; return SIM_OK;
-        case PTX_SREG_CLUSTERID_Y: *out = SLOT_CLUSTERID_Y; return SIM_OK;
-        case PTX_SREG_CLUSTERID_Z: *out = SLOT_CLUSTERID_Z; return SIM_OK;
-        case PTX_SREG_NCLUSTERID_X: *out = SLOT_NCLUSTERID_X; return SIM_OK;
-        case PTX_SREG_NCLUSTERID_Y: *out = SLOT_NCLUSTERID_Y; return SIM_OK;
-        case PTX_SREG_NCLUSTERID_Z: *out = SLOT_NCLUSTERID_Z; return SIM_OK;
-        case PTX_SREG_IS_EXPLICIT_CLUSTER: *out = SLOT_IS_EXPLICIT_CLUSTER; return SIM_OK;
-        default:
-            break;
-        }
+        /* the cluster's special registers (%cluster_ctarank, ...) take no
+         * register slot: mov reads them (exec_arith.c, exec_cluster_sreg) */
         if (o->sreg <= PTX_SREG_NONE || o->sreg >= PTX_SREG_COUNT || !map[o->sreg])
             return dec_fail(c, "special register %s can only be read with mov",
                             ptx_sreg_name(o->sreg) ? ptx_sreg_name(o->sreg) : "?");

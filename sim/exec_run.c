@@ -15,13 +15,13 @@
 
 typedef struct {
     int32_t lo, hi;       /* value register slots named */
-    uint64_t specials;    /* special register slots named (bit per SLOT_*) */
+    uint32_t specials;    /* special register slots named (bit per SLOT_*) */
 } RegSpan;
 
 static void span_add(int32_t s, RegSpan *sp)
 {
     if (s >= 0 && s < SLOT_COUNT) /* specials: warp_setup writes those in use */
-        sp->specials |= 1ull << s;
+        sp->specials |= 1u << s;
     if (s < SLOT_COUNT) /* constants, none */
         return;
     if (s < sp->lo)
@@ -33,11 +33,11 @@ static void span_add(int32_t s, RegSpan *sp)
 /* The register slots [*lo, *hi) that the kernel fidx and the functions it
  * calls name.  Only these can be read, so only these need zeroing per warp:
  * the module's other functions have slots of their own (*lo == *hi: none). */
-static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t *hi, uint64_t *specials)
+static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t *hi, uint32_t *specials)
 {
     const PtxModule *m = p->ptx;
     RegSpan sp = {INT32_MAX, 0, 0};
-    *specials = (1ull << SLOT_COUNT) - 1;
+    *specials = (1u << SLOT_COUNT) - 1;
     char *seen = calloc((size_t)m->n_funcs + 1, 1);
     if (!seen) { /* zero them all */
         *lo = SLOT_COUNT;
@@ -103,10 +103,9 @@ static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
         v[SLOT_LANEMASK_GT] = (uint32_t)(0xfffffffeull << l);
         v[SLOT_DYN_SMEM] = x->dyn_smem;
         v[SLOT_TOTAL_SMEM] = x->shared_size;
-        exec_cluster_specials(x, b, v); /* exec_warp_init sets them per block */
         /* only the ones the kernel reads: the others' memory is never touched */
-        for (uint64_t u = x->specials; u; u &= u - 1) {
-            int k = __builtin_ctzll(u);
+        for (uint32_t u = x->specials; u; u &= u - 1) {
+            int k = __builtin_ctz(u);
             w->r[k * WARP + l] = v[k];
         }
     }
