@@ -154,7 +154,7 @@ static const IsaRow rows[] = {
     {"bar.warp.sync", "bar", SYNC, NULL, NULL},
     {"barrier.cluster", "barrier", SYNC, NULL, CLUSTERS "; .arrive/.wait split, exits release it, a wait that "
      "cannot complete is a deadlock fault"},
-    {"clusters of several CTAs (__cluster_dims__, --cluster, distributed shared memory)", "cluster", SYNC, NULL,
+    {"clusters of several CTAs (__cluster_dims__, --cluster, distributed shared memory)", "mapa", SYNC, NULL,
      "gang-dispatched onto SMs of one GPC; ld/st/atom/red .shared::cluster reach any CTA of the cluster, an "
      "exited one faults; the race checker orders accesses across a completed barrier.cluster"},
     {"membar", "membar", SYNC, NULL, "the simulator is sequentially consistent"},
