@@ -266,6 +266,13 @@ static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLau
     stats->threads = stats->blocks * nthreads;
     stats->warps = stats->blocks * ((nthreads + 31) / 32);
     bool cluster = cfg->cluster.x || cfg->cluster.y || cfg->cluster.z;
+    int fi = device_entry_index(mm, entry);
+    if (cluster && fi >= 0) { /* the size the kernel's __cluster_dims__ fixes needs no attribute */
+        const int *k = mm->ptx->funcs[fi].reqnctapercluster;
+        if (k[0] && (unsigned)k[0] == cfg->cluster.x && (unsigned)(k[1] ? k[1] : 1) == cfg->cluster.y &&
+            (unsigned)(k[2] ? k[2] : 1) == cfg->cluster.z)
+            cluster = false;
+    }
     if (cluster && (cfg->cooperative || !api->cuLaunchKernelEx))
         return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, cfg->cooperative
                                  ? "a cluster launch cannot also be cooperative here (warpsim launches clusters "
