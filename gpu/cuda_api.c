@@ -64,6 +64,7 @@ const CudaApi *cuda_api_load(const char **why)
     SYM(cuEventElapsedTime, "cuEventElapsedTime");
     SYM(cuEventDestroy, "cuEventDestroy_v2");
     *(void **)&api.cuLaunchCooperativeKernel = dlsym(h, "cuLaunchCooperativeKernel"); /* optional */
+    *(void **)&api.cuLaunchKernelEx = dlsym(h, "cuLaunchKernelEx");                   /* optional */
     loaded = true;
     return &api;
 }

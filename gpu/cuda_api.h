@@ -28,8 +28,28 @@ typedef struct CUevent_st *CUevent;
 #define CU_FUNC_ATTRIBUTE_NUM_REGS 4
 #define CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES 8
 #define CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT 9
+#define CUDA_ERROR_INVALID_CLUSTER_SIZE 912
+#define CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION 4
 #define CU_JIT_ERROR_LOG_BUFFER 5
 #define CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES 6
+
+/* cuLaunchKernelEx's configuration (cuda.h's CUlaunchAttribute and
+ * CUlaunchConfig, CUDA 12: the id padded to 8 bytes, a 64-byte value union). */
+typedef struct {
+    int id;                  /* CU_LAUNCH_ATTRIBUTE_* */
+    char pad[4];
+    union {
+        char pad[64];
+        struct { unsigned x, y, z; } cluster_dim; /* CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION */
+        void *align;
+    } value;
+} CuLaunchAttribute;
+typedef struct {
+    unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, smem;
+    CUstream stream;
+    CuLaunchAttribute *attrs;
+    unsigned nattrs;
+} CuLaunchConfig;
 
 /* The driver entry points, filled by cuda_api_load(). */
 typedef struct {
@@ -60,6 +80,9 @@ typedef struct {
      * lacks it (looked up without failing the load) */
     CUresult (*cuLaunchCooperativeKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                                           unsigned, CUstream, void **);
+    /* cudaLaunchKernelEx's driver call, for a cluster launch (CUDA 12 and
+     * later); NULL when the driver lacks it (looked up without failing) */
+    CUresult (*cuLaunchKernelEx)(const CuLaunchConfig *, CUfunction, void **, void **);
     CUresult (*cuGetErrorName)(CUresult, const char **);
     CUresult (*cuGetErrorString)(CUresult, const char **);
     CUresult (*cuDriverGetVersion)(int *);

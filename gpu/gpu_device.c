@@ -305,6 +305,20 @@ static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLau
     stats->blocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
     stats->threads = stats->blocks * nthreads;
     stats->warps = stats->blocks * ((nthreads + 31) / 32);
+    bool cluster = cfg->cluster.x || cfg->cluster.y || cfg->cluster.z;
+    int fi = device_entry_index(mm, entry);
+    if (cluster && fi >= 0) { /* the size the kernel's __cluster_dims__ fixes needs no attribute */
+        const int *k = mm->ptx->funcs[fi].reqnctapercluster;
+        if (k[0] && (unsigned)k[0] == cfg->cluster.x && (unsigned)(k[1] ? k[1] : 1) == cfg->cluster.y &&
+            (unsigned)(k[2] ? k[2] : 1) == cfg->cluster.z)
+            cluster = false;
+    }
+    if (cluster && (cfg->cooperative || !api->cuLaunchKernelEx))
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0, cfg->cooperative
+                                 ? "a cluster launch cannot also be cooperative here (warpsim launches clusters "
+                                   "through cuLaunchKernelEx with one attribute)"
+                                 : "this driver has no cuLaunchKernelEx (CUDA 12 and later), which a cluster "
+                                   "launch (--cluster) needs");
     if (cfg->cooperative) {
         /* the simulator's rule and words (device_sim.c), checked here first:
          * the driver's own refusal names no numbers */
@@ -340,7 +354,17 @@ static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLau
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    CUresult lr = cfg->cooperative
+    /* a cluster launch: cuLaunchKernelEx with the cluster dimension (a
+     * kernel with __cluster_dims__ needs no attribute: cuLaunchKernel runs
+     * its clusters) */
+    CuLaunchAttribute ca = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+    ca.value.cluster_dim.x = cfg->cluster.x;
+    ca.value.cluster_dim.y = cfg->cluster.y;
+    ca.value.cluster_dim.z = cfg->cluster.z;
+    CuLaunchConfig lc = {cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x, cfg->block.y, cfg->block.z,
+                         cfg->smem, NULL, &ca, 1};
+    CUresult lr = cluster ? api->cuLaunchKernelEx(&lc, f, args, NULL)
+                  : cfg->cooperative
                       ? api->cuLaunchCooperativeKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x,
                                                        cfg->block.y, cfg->block.z, cfg->smem, NULL, args)
                       : api->cuLaunchKernel(f, cfg->grid.x, cfg->grid.y, cfg->grid.z, cfg->block.x, cfg->block.y,
@@ -350,7 +374,8 @@ static SimStatus gpu_launch(DeviceModule *mm, const char *entry, const DeviceLau
             api->cuEventDestroy(e0);
             api->cuEventDestroy(e1);
         }
-        return drv_fail(d, err, cfg->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", lr);
+        return drv_fail(d, err, cluster ? "cuLaunchKernelEx (cluster dimension)"
+                                : cfg->cooperative ? "cuLaunchCooperativeKernel" : "cuLaunchKernel", lr);
     }
     bool timed = e0 && api->cuEventRecord(e1, NULL) == CUDA_SUCCESS;
     CUresult r = api->cuCtxSynchronize();

@@ -26,7 +26,13 @@ const char launch_sched_help[] =
     "                 default, maxl1, maxshared, half or 0..100 (percent)\n"
     "  --cooperative  a cooperative launch (cudaLaunchCooperativeKernel): every block\n"
     "                 resident at once, grid.sync() works; refused when the grid does\n"
-    "                 not fit (the simulator only, so far)\n";
+    "                 not fit (the simulator only, so far)\n"
+    "  --cluster X[,Y[,Z]]  thread block clusters (sm_90+; cudaLaunchKernelEx with a\n"
+    "                 cluster dimension): each cluster's CTAs run at once on SMs of one\n"
+    "                 GPC, read and write each other's shared memory (cluster.\n"
+    "                 map_shared_rank) and meet at cluster.sync().  The grid must be a\n"
+    "                 multiple of it, at most 8 CTAs (the portable limit); a kernel\n"
+    "                 with __cluster_dims__ needs none, and a different one is refused\n";
 
 void launch_spec_init(LaunchSpec *s)
 {
@@ -113,6 +119,11 @@ LaunchOpt launch_parse_option(LaunchSpec *s, int argc, char **argv, int *i, char
             return LAUNCH_OPT_USAGE;
         }
         *(grid ? &s->have_grid : &s->have_block) = true;
+    } else if (!strcmp(a, "--cluster")) {
+        if (!launch_parse_dim(v, &s->cluster)) {
+            snprintf(msg, cap, "--cluster '%s': expected X[,Y[,Z]] of positive integers (CTAs per cluster)", v);
+            return LAUNCH_OPT_USAGE;
+        }
     } else if (!strcmp(a, "--smem")) {
         char *end;
         s->smem = strtoul(v, &end, 0);
@@ -405,7 +416,7 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
                         .trace_path = s->trace_path, .trace_level = s->trace_level,
                         .schedule = s->schedule, .atomic_order = s->atomic_order,
                         .divergence = s->divergence, .seed = s->seed, .checks = s->checks,
-                        .cooperative = s->cooperative,
+                        .cooperative = s->cooperative, .cluster = s->cluster,
                         .on_issue = s->on_issue, .on_issue_user = s->on_issue_user,
                         .on_progress = s->on_progress, .on_progress_user = s->on_progress_user, .timing = s->timing};
     bool on_gpu = !strcmp(device_backend(dev), "gpu");

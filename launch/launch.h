@@ -41,6 +41,7 @@ typedef struct {
     int carveout;                /* --carveout P: preferred carveout (-1 default .. 100), */
     bool have_carveout;          /* set with cuFuncSetAttribute's meaning when given */
     bool cooperative;            /* --cooperative: a cooperative launch (grid.sync()) */
+    DeviceDim3 cluster;          /* --cluster: CTAs per cluster (DeviceLaunch.cluster), 0s unset */
     /* Called before every warp instruction (DeviceLaunch.on_issue, a
      * SimIssueFn of sim/inspect.h: `warpsim step`); NULL none. */
     int (*on_issue)(void *user, const struct SimView *view, uint64_t block, int warp);

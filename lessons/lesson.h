@@ -107,6 +107,7 @@ int lesson07_run(const LessonEnv *env);
 int lesson08_run(const LessonEnv *env);
 int lesson09_run(const LessonEnv *env);
 int lesson10_run(const LessonEnv *env);
+int lesson11_run(const LessonEnv *env);
 int lesson12_run(const LessonEnv *env);
 int lesson13_run(const LessonEnv *env);
 int lesson14_run(const LessonEnv *env);

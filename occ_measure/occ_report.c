@@ -142,8 +142,10 @@ void occ_report_json(FILE *f, const OccReport *rep)
            best->min_grid_size);
     if (cl)
         fprintf(f, ",\n  \"cluster\": {\"size\": %d, \"max_size\": %d, \"blocks_per_sm\": %d, "
-               "\"clusters_upper_bound\": %d}", cl->cluster_size, cl->max_cluster_size,
-               cl->blocks_per_sm, cl->clusters_upper_bound);
+               "\"clusters_upper_bound\": %d, \"gpcs\": %d, \"max_active_clusters\": %d, "
+               "\"cluster_limits\": %s}", cl->cluster_size, cl->max_cluster_size,
+               cl->blocks_per_sm, cl->clusters_upper_bound, cl->gpcs, cl->max_active_clusters,
+               cl->cluster_limits ? "true" : "false");
     fprintf(f, "\n}\n");
 }
 
@@ -202,9 +204,21 @@ void occ_report_text(FILE *f, const OccReport *rep)
                : "more than the API: no shared memory, so the per-block reserve does not bind");
     fprintf(f, "  best block size     %d threads, min grid %d "
            "(cudaOccupancyMaxPotentialBlockSize)\n", best->block_size, best->min_grid_size);
-    if (cl)
+    if (cl) {
         fprintf(f, "  clusters of %d       at most %d co-resident (%d blocks/SM; GPC packing can "
                "lower it)\n", cl->cluster_size, cl->clusters_upper_bound, cl->blocks_per_sm);
+        fprintf(f, "  max active clusters %d (cudaOccupancyMaxActiveClusters' idea: a cluster fits in one of "
+               "%d GPCs, %d blocks/SM each)\n", cl->max_active_clusters, cl->gpcs, cl->blocks_per_sm);
+        if (cl->cluster_limits)
+            fprintf(f, "  limiter             the cluster, not the SM: %d clusters x %d = %d blocks resident, "
+                   "where the SMs alone hold %d x %d = %d (%s)\n", cl->max_active_clusters,
+                   cl->cluster_size, cl->max_active_clusters * cl->cluster_size, t->sm_count, r->blocks_per_sm,
+                   t->sm_count * r->blocks_per_sm,
+                   cl->blocks_per_sm < r->blocks_per_sm ? "a cluster launch uses at most 8 blocks per SM"
+                                                        : "a GPC's SMs do not divide into whole clusters");
+        else
+            fprintf(f, "  limiter             the SM: whole clusters fill every GPC\n");
+    }
 }
 
 /* ---------------------------------------------------------------- plot */

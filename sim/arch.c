@@ -270,3 +270,21 @@ SimStatus arch_resolve(const char *name, ArchTarget *out, SimError *err)
                          "unknown GPU '%s': known architectures are %s; known GPUs are %s",
                          name ? name : "(null)", archs, names);
 }
+
+int arch_gpc_layout(int sm_count, int sms[ARCH_MAX_GPCS])
+{
+    int n = sm_count > 0 ? sm_count : 1;
+    int g = (n + 17) / 18;
+    if (g > ARCH_MAX_GPCS)
+        g = ARCH_MAX_GPCS;
+    if (g < 1)
+        g = 1;
+    for (int i = 0; i < g; i++)
+        sms[i] = 0;
+    /* whole TPCs round robin, then a last odd SM to the next GPC */
+    for (int t = 0; t < n / 2; t++)
+        sms[t % g] += 2;
+    if (n % 2)
+        sms[(n / 2) % g]++;
+    return g;
+}

@@ -99,4 +99,15 @@ SimStatus arch_resolve(const char *name, ArchTarget *out, SimError *err);
  * "sm_70, sm_75, ..." and "v100, t4, ...".  Returns buf. */
 char *arch_list_names(char *buf, int cap, bool parts);
 
+/* GPCs (graphics processing clusters): a thread block cluster runs on the
+ * SMs of one GPC.  The model for sm_count SMs: ceil(sm_count / 18) GPCs (at
+ * most ARCH_MAX_GPCS, at least 1), whole TPCs (2 SMs) dealt to them round
+ * robin, SMs numbered GPC after GPC.  For the H100 SXM5's 132 SMs: 2 GPCs of
+ * 18 SMs and 6 of 16 (the GH100 die has 8 GPCs of 9 TPCs, 144 SMs; which
+ * TPCs a part fuses off is not published -- NVIDIA H100 Tensor Core GPU
+ * Architecture whitepaper, 2022).  sms[g] gets GPC g's SM count (sms may
+ * hold ARCH_MAX_GPCS); returns the number of GPCs. */
+#define ARCH_MAX_GPCS 8
+int arch_gpc_layout(int sm_count, int sms[ARCH_MAX_GPCS]);
+
 #endif

@@ -152,6 +152,19 @@ typedef struct {
                                  through a workspace named in %envreg1/2; on the
                                  GPU cuLaunchCooperativeKernel, after the same
                                  residency check */
+    DeviceDim3 cluster;       /* thread block cluster dimensions (sm_90+), as
+                                 cudaLaunchKernelEx's cudaLaunchAttributeClusterDimension:
+                                 {0,0,0} (or {1,1,1} with no __cluster_dims__) is no
+                                 cluster; the kernel's __cluster_dims__
+                                 (.reqnctapercluster) apply when this is zero, and
+                                 both given and different is SIM_ERR_USAGE (the
+                                 driver's CUDA_ERROR_INVALID_CLUSTER_SIZE).  The grid
+                                 must be a multiple of it in each dimension, and it
+                                 may hold at most 8 CTAs (the portable limit).  A
+                                 cluster's CTAs run at once on SMs of one GPC
+                                 (arch_gpc_layout), share distributed shared memory
+                                 (mapa, ld/st/atom .shared::cluster) and
+                                 barrier.cluster.  On the GPU cuLaunchKernelEx */
     /* The simulator calls on_issue(on_issue_user, view, block, warp) before
      * every warp instruction (sim/inspect.h: a SimIssueFn); it may inspect the
      * paused launch and stop it.  NULL: not called.  The GPU refuses it. */

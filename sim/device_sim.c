@@ -10,6 +10,7 @@
 #include "carveout.h"
 #include "occupancy.h"
 #include "race.h"
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "file_read.h"
 #include "memory.h"
@@ -276,9 +277,72 @@ uint64_t device_resident_blocks(DeviceModule *mm, const char *entry, const Devic
     int per_sm = resident_blocks(mm, attrs_of(m, entry), cfg, m->prog->funcs[f].static_smem, &opt);
     uint64_t nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
     int sms, per;
-    uint64_t slots = (uint64_t)exec_resident_slots(mm->dev->sm_count, per_sm, nblocks, &sms, &per);
+    const PtxFunc *pf = &m->prog->ptx->funcs[f];
+    unsigned cs = cfg->cluster.x * cfg->cluster.y * cfg->cluster.z;
+    if (!cs && pf->reqnctapercluster[0])
+        cs = (unsigned)pf->reqnctapercluster[0] * (unsigned)(pf->reqnctapercluster[1] ? pf->reqnctapercluster[1] : 1) *
+             (unsigned)(pf->reqnctapercluster[2] ? pf->reqnctapercluster[2] : 1);
+    uint64_t slots = (uint64_t)exec_resident_slots(mm->dev->sm_count, per_sm, nblocks, (int)cs, &sms, &per);
     /* a grid that does not fill its SMs evenly leaves a few slots empty */
     return slots < nblocks ? slots : nblocks;
+}
+
+/* The cluster dimensions of a launch of kernel pf with cfg: the launch's
+ * (cudaLaunchAttributeClusterDimension), else the kernel's __cluster_dims__
+ * (.reqnctapercluster); {1,1,1} for none.  SIM_ERR_USAGE for what the
+ * driver refuses. */
+static SimStatus cluster_dims(const SimModule *m, const PtxFunc *pf, const DeviceLaunch *cfg, int per_sm,
+                              DeviceDim3 *out, SimError *err)
+{
+    const ArchProfile *a = m->base.dev->prof;
+    DeviceDim3 k = {1, 1, 1}, l = cfg->cluster;
+    bool has_k = pf->reqnctapercluster[0] > 0, has_l = l.x || l.y || l.z;
+    if (has_k)
+        k = (DeviceDim3){(unsigned)pf->reqnctapercluster[0],
+                         (unsigned)(pf->reqnctapercluster[1] ? pf->reqnctapercluster[1] : 1),
+                         (unsigned)(pf->reqnctapercluster[2] ? pf->reqnctapercluster[2] : 1)};
+    if (has_l) {
+        if (!l.x || !l.y || !l.z)
+            return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                                 "cluster dimensions %ux%ux%u: each must be at least 1", l.x, l.y, l.z);
+        if (has_k && (l.x != k.x || l.y != k.y || l.z != k.z))
+            return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                                 "kernel %s declares __cluster_dims__(%u, %u, %u) but the launch asks for clusters "
+                                 "of %ux%ux%u: a kernel compiled with a cluster size cannot be launched with another "
+                                 "(the driver refuses it: CUDA_ERROR_INVALID_CLUSTER_SIZE); drop --cluster or make "
+                                 "it agree", pf->name, k.x, k.y, k.z, l.x, l.y, l.z);
+    }
+    DeviceDim3 d = has_l ? l : k;
+    unsigned long long size = (unsigned long long)d.x * d.y * d.z;
+    *out = d;
+    if (size <= 1)
+        return SIM_OK;
+    if (!a->cluster_max_portable)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "%s has no thread block clusters (they start with sm_90, Hopper): run with --arch "
+                             "sm_90 or later", a->name);
+    if (size > (unsigned long long)a->cluster_max_portable)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "clusters of %llu CTAs (%ux%ux%u): at most %d are portable (%s allows %d only after "
+                             "cudaFuncSetAttribute(..., cudaFuncAttributeNonPortableClusterSizeAllowed, 1), which "
+                             "warpsim does not offer): CUDA_ERROR_INVALID_CLUSTER_SIZE", size, d.x, d.y, d.z,
+                             a->cluster_max_portable, a->name, a->cluster_max_nonportable);
+    if (pf->maxclusterrank > 0 && size > (unsigned long long)pf->maxclusterrank)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "clusters of %llu CTAs exceed kernel %s's .maxclusterrank %d", size, pf->name,
+                             pf->maxclusterrank);
+    if (cfg->grid.x % d.x || cfg->grid.y % d.y || cfg->grid.z % d.z)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "grid %ux%ux%u is not a multiple of the cluster %ux%ux%u in every dimension (a "
+                             "cluster launch needs whole clusters: CUDA_ERROR_INVALID_CLUSTER_SIZE)",
+                             cfg->grid.x, cfg->grid.y, cfg->grid.z, d.x, d.y, d.z);
+    int room = exec_cluster_gpc_room(m->base.dev->sm_count, per_sm);
+    if ((unsigned long long)room < size)
+        return sim_error_set(err, SIM_ERR_USAGE, "", 0, 0,
+                             "a cluster of %llu CTAs must be resident at once on the SMs of one GPC, which hold "
+                             "at most %d CTAs of this kernel (%d per SM): cudaErrorClusterOutOfResources",
+                             size, room, per_sm);
+    return SIM_OK;
 }
 
 static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLaunch *cfg, void **args,
@@ -327,6 +391,14 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
                        .arena = &d->arena, .mem_limit = d->base.mem_limit,
                        .printf_limit = d->base.printf_limit};
     int per_sm = opt.blocks_per_sm = resident_blocks(mm, a, cfg, st, &opt);
+    DeviceLaunch ccfg = *cfg; /* with the cluster dimensions in effect */
+    if (cluster_dims(m, &m->prog->ptx->funcs[f], cfg, per_sm, &ccfg.cluster, err)) {
+        free(params);
+        if (tw)
+            trace_writer_close(tw, 1, NULL);
+        return err ? err->status : SIM_ERR_USAGE;
+    }
+    cfg = &ccfg;
     MemAlloc *ws = NULL;
     if (cfg->cooperative) {
         /* as cudaLaunchCooperativeKernel: every block resident at once, else

@@ -1,6 +1,7 @@
 /* exec_arith.c: integer and bit instructions, comparisons and selects, mov
  * and cvta -- their decoders (dec_arith, dec_cmp, dec_mov) and handlers.
  * Common 32/64-bit forms have inlined loops; the rest call alu_* per lane. */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "exec_lanes.h"
 
@@ -603,6 +604,15 @@ SimStatus dec_mov(DecodeCtx *c)
     if (c->pi->n_opnds != 2)
         return dec_fail(c, "expected 2 operands");
     const PtxOperand *d0 = &c->pi->opnds[0], *s0 = &c->pi->opnds[1];
+    if (t == PTX_T_PRED && s0->kind == PTX_OPND_SREG && s0->sreg == PTX_SREG_IS_EXPLICIT_CLUSTER) {
+        /* %is_explicit_cluster is the one predicate special register:
+         * true in a launch with cluster dimensions (exec_cluster.c) */
+        if (dec_pred(c, 0, &in->d, NULL))
+            return c->err->status;
+        in->sub = (uint8_t)s0->sreg;
+        in->fn = exec_cluster_mov_fn(true);
+        return SIM_OK;
+    }
     if (t == PTX_T_PRED) {
         bool neg = false;
         if (dec_pred(c, 0, &in->d, NULL) || dec_pred(c, 1, &in->s[0], &neg))
@@ -652,6 +662,11 @@ SimStatus dec_mov(DecodeCtx *c)
             in->visible = 1; /* clocks: when it runs matters */
             return SIM_OK;
         default:
+            if (exec_cluster_is_sreg(s0->sreg) && s0->sreg != PTX_SREG_IS_EXPLICIT_CLUSTER) {
+                in->sub = (uint8_t)s0->sreg;
+                in->fn = exec_cluster_mov_fn(false);
+                return SIM_OK;
+            }
             if (s0->sreg >= PTX_SREG_ENVREG0 && s0->sreg <= PTX_SREG_ENVREG31) {
                 in->sub = (uint8_t)s0->sreg;
                 in->fn = ex_mov_dyn;

@@ -34,17 +34,6 @@ SimStatus exec_kernel_check(const SimProgram *p, int fidx, SimError *err)
     char *seen = calloc((size_t)m->n_funcs + 1, 1);
     if (!seen)
         return sim_error_set(err, SIM_ERR_NOMEM, m->path, 0, 0, "out of memory");
-    const PtxFunc *kf = &m->funcs[fidx];
-    int64_t csize = (int64_t)(kf->reqnctapercluster[0] ? kf->reqnctapercluster[0] : 1) *
-                    (kf->reqnctapercluster[1] ? kf->reqnctapercluster[1] : 1) *
-                    (kf->reqnctapercluster[2] ? kf->reqnctapercluster[2] : 1);
-    if (csize > 1 || kf->maxclusterrank > 1) {
-        free(seen);
-        return sim_error_set(err, SIM_ERR_UNSUPPORTED, m->path, kf->line, 0,
-                             "kernel %s cannot run: it asks for thread block clusters of %lld CTAs "
-                             "(__cluster_dims__); the simulator runs clusters of one CTA only",
-                             kf->name, (long long)(csize > 1 ? csize : kf->maxclusterrank));
-    }
     exec_mark_reachable(m, fidx, seen);
     /* the kernel's own first, then its callees in module order */
     int bad = p->funcs[fidx].unsup ? fidx : -1;

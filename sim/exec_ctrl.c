@@ -2,6 +2,7 @@
  * passing and the vprintf/__assertfail system calls), exit, trap, block
  * barriers (bar/barrier .sync .arrive .red) and the memory fences, which are
  * no-ops in a sequentially consistent simulator. */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "exec_lanes.h"
 #include "race.h"
@@ -16,10 +17,11 @@ static void ex_nothing(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 
 static void lanes_exit(Exec *x, Warp *w, uint32_t em)
 {
-    (void)x;
     w->run &= ~em;
     w->exited |= em;
     w->blk->exited_threads += (uint32_t)exec_popc(em);
+    if (w->blk->cl)
+        exec_cluster_exit(x, w, em);
 }
 
 static void ex_exit(Exec *x, Warp *w, const SimInst *in, uint32_t m)
@@ -260,6 +262,24 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         exec_barrier_try_release(x, w->blk, (int)id);
 }
 
+/* barrier.cluster.arrive (sub 1) / .wait (sub 2).  A launch without
+ * clusters runs each CTA as a cluster of one: wait is the CTA's barrier over
+ * every thread (hardware barrier 15, which a kernel naming its own barriers
+ * is unlikely to use) and arrive marks nothing a later wait would not see. */
+static void ex_cluster_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    if (w->blk->cl) {
+        exec_cluster_barrier(x, w, in, m);
+        return;
+    }
+    if (in->sub == 2) { /* ex_bar waits for every sub but 1 (arrive) and 3 (red) */
+        ex_bar(x, w, in, m);
+        return;
+    }
+    for (uint32_t r = m; r; r &= r - 1)
+        w->pc[__builtin_ctz(r)]++;
+}
+
 SimStatus dec_ctrl(DecodeCtx *c)
 {
     SimInst *in = c->in;
@@ -316,25 +336,22 @@ SimStatus dec_ctrl(DecodeCtx *c)
             return SIM_OK;
         }
         if (dec_mod(c, "cluster")) {
-            /* barrier.cluster.arrive / .wait in a cluster of one CTA: wait is
-             * the CTA's barrier over every thread (hardware barrier 15, which
-             * a kernel naming its own barriers is unlikely to use); arrive
-             * marks nothing a later wait would not see */
+            /* barrier.cluster.arrive / .wait: across the CTAs of a cluster
+             * (exec_cluster.c); see ex_cluster_bar for a launch without */
             static const char *const ign2[] = {"relaxed", "release", "acquire", NULL};
             dec_ignore(c, ign2);
             if (c->pi->n_opnds)
                 return dec_fail(c, "takes no operands");
-            if (dec_mod(c, "arrive")) {
-                in->fn = ex_nothing;
-                return SIM_OK;
-            }
-            if (!dec_mod(c, "wait"))
+            if (dec_mod(c, "arrive"))
+                in->sub = 1;
+            else if (dec_mod(c, "wait"))
+                in->sub = 2;
+            else
                 return dec_fail(c, "needs .arrive or .wait");
             in->s[0] = dec_konst(c, 15);
             in->aligned = 0;
-            in->sub = 0;
             in->flow = SIM_FLOW_SELF;
-            in->fn = ex_bar;
+            in->fn = ex_cluster_bar;
             return SIM_OK;
         }
         dec_mod(c, "cta");

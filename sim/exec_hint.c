@@ -2,6 +2,7 @@
  * applypriority, discard -- decoded and run.  They are hints that change no
  * value; discard still checks the memory it names.  Also mapa and getctarank
  * for the clusters of one CTA a launch without clusters has. */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "exec_lanes.h"
 
@@ -79,21 +80,35 @@ SimStatus dec_cache_ctl(DecodeCtx *c)
 
 
 /* mapa{.space}.type d, a, rank: the address of a's variable in CTA rank of
- * the cluster; getctarank d, a: the rank whose shared memory a is in.  With
- * clusters of one CTA, rank 0 is the CTA itself (same address); any other
- * rank does not exist. */
+ * the cluster (the same offset with the rank in its bits 24..28,
+ * exec_cluster.h); getctarank d, a: the rank whose shared memory a is in.
+ * Without clusters, rank 0 is the CTA itself (the same address); a rank
+ * outside the cluster is a fault (PTX ISA: undefined). */
 static void ex_mapa(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_D; OPS_A;
     const uint64_t *r = in->s[1] != -1 ? exec_src(x, w, in->s[1]) : NULL;
+    uint64_t mask = in->size == 4 ? 0xffffffffull : ~0ull;
+    int n = x->cl ? x->cl->size : 1;
     for (uint32_t q = m; q; q &= q - 1) {
         int l = __builtin_ctz(q);
-        if (r && (uint32_t)r[l] != 0) {
-            exec_fault(x, w, in, l, "trap", 0, "mapa to CTA rank %u of a cluster of one CTA",
-                       (unsigned)(uint32_t)r[l]);
+        /* the offset in the shared window: generic addresses carry the window's base */
+        uint64_t v = a[l] & mask, base = in->space == PTX_SPACE_SHARED ? 0 : v & ~(MEM_WIN_SIZE - 1);
+        uint64_t off = v - base, rank1 = off >> EXEC_DSMEM_SHIFT;
+        int own = w->blk->cl ? w->blk->crank : 0;
+        if (!r) { /* getctarank */
+            d[l] = rank1 && rank1 <= (uint64_t)n ? rank1 - 1 : (uint64_t)own;
+            continue;
+        }
+        uint32_t k = (uint32_t)r[l];
+        if (k >= (uint32_t)n) {
+            exec_fault(x, w, in, l, "out-of-bounds", v,
+                       "mapa to CTA rank %u, outside the cluster of %d CTA%s (ranks 0..%d): the rank given to "
+                       "cluster.map_shared_rank() must be below cluster.num_blocks()",
+                       k, n, n == 1 ? "" : "s", n - 1);
             return;
         }
-        d[l] = r ? a[l] & (in->size == 4 ? 0xffffffffull : ~0ull) : 0; /* getctarank: 0 */
+        d[l] = n == 1 ? v : (base + ((uint64_t)(k + 1) << EXEC_DSMEM_SHIFT) + (off & EXEC_DSMEM_OFF)) & mask;
     }
 }
 
@@ -101,7 +116,7 @@ static SimStatus dec_mapa(DecodeCtx *c)
 {
     SimInst *in = c->in;
     bool rank = !strcmp(c->pi->opcode, "getctarank");
-    dec_shared(c);
+    in->space = dec_shared(c) ? PTX_SPACE_SHARED : PTX_SPACE_NONE;
     PtxType ts[2] = {PTX_T_NONE, PTX_T_NONE};
     if (dec_types(c, ts) != 1 || ptx_type_size(ts[0]) < 4)
         return dec_fail(c, "needs .u32 or .u64");

@@ -67,7 +67,7 @@ enum {
     SLOT_NCTAID_Z, SLOT_LANEID, SLOT_WARPID, SLOT_NWARPID, SLOT_SMID,
     SLOT_NSMID, SLOT_GRIDID, SLOT_LANEMASK_EQ, SLOT_LANEMASK_LE,
     SLOT_LANEMASK_LT, SLOT_LANEMASK_GE, SLOT_LANEMASK_GT, SLOT_DYN_SMEM,
-    SLOT_TOTAL_SMEM, SLOT_COUNT
+    SLOT_TOTAL_SMEM, SLOT_COUNT /* (the cluster's: read by mov, exec_cluster_sreg) */
 };
 
 struct SimInst {
@@ -176,9 +176,8 @@ typedef struct SimProgram {
     int n_tile_marks, cap_tile_marks;
 } SimProgram;
 
-/* The fields every issue and every scheduling pick reads come first, in
- * one cache line: an SM holds up to 64 warps, and the scheduler looks at
- * the runnable lanes of many of them for each pick. */
+/* The fields every issue and every scheduling pick reads come first, in one
+ * cache line: the scheduler looks at the runnable lanes of many warps per pick. */
 struct Warp {
     Block *blk;              /* the block it belongs to */
     uint64_t *r;             /* n_regs * WARP */
@@ -206,8 +205,9 @@ struct Warp {
     uint32_t syncwait;       /* lanes waiting at a warp-synchronous instruction
                                 (their pc is that instruction) */
     uint32_t syncmask[WARP]; /* each waiting lane's member mask */
-    uint32_t cc;             /* the condition code's carry flag CC.CF, bit per lane
-                                (add.cc, addc, sub.cc, subc, mad.cc, madc) */
+    uint32_t cc;             /* the condition code's carry flag CC.CF, bit per lane */
+    uint32_t carrived, cdone, cwait; /* barrier.cluster: lanes arrived this phase, whose
+                                phase completed, parked at .wait (exec_cluster.c) */
     uint32_t spin;           /* backward branches a diverged group took in a row */
     int32_t yield_pc;        /* its: pick the next group above this pc once, -1 */
     uint32_t trace_mask;     /* lanes of the last traced issue */
@@ -247,6 +247,8 @@ struct Block {
     uint64_t busy_until;      /* the last burst of its warps ends at this cycle */
     struct SimAsync *async;   /* cp.async copies in flight (exec_async.c), NULL none */
     SimTileBlock *tile;       /* tile operations in progress (exec_tile.c), NULL none */
+    struct ExecCluster *cl;   /* its cluster (exec_cluster.h), NULL without clusters */
+    int crank;                /* its rank in it */
 };
 
 /* Per SM: its resident block slots and the warps its 4 schedulers pick from. */
@@ -291,14 +293,13 @@ typedef struct {
     size_t l1_bytes, smem_carveout;
 } ExecOptions;
 
-/* The block slots a launch of nblocks blocks lays out -- the blocks it holds
- * resident at once, each with its own registers, shared and local memory:
- * blocks_per_sm on each of nsm SMs (both at least 1), fewer when the grid
- * is smaller (only as many SMs as blocks, and per SM only as many as the
- * grid fills).  *sms and *per_sm get the SMs used and blocks on each; the
- * result is their product (0 for an empty grid).  exec_launch and
- * device_resident_blocks both count this way. */
-int exec_resident_slots(int nsm, int blocks_per_sm, uint64_t nblocks, int *sms, int *per_sm);
+/* The block slots a launch of nblocks blocks lays out (resident at once,
+ * each with its own registers, shared and local memory): blocks_per_sm on
+ * each of nsm SMs (both at least 1), fewer when the grid is smaller (as many
+ * SMs as blocks -- every SM with clusters, csize > 1 -- and per SM as many
+ * as the grid fills).  *sms, *per_sm: SMs used, blocks on each; returns
+ * their product.  exec_launch and device_resident_blocks count this way. */
+int exec_resident_slots(int nsm, int blocks_per_sm, uint64_t nblocks, int csize, int *sms, int *per_sm);
 
 /* Free an arena exec_launch left in ExecOptions.arena. */
 void exec_arena_free(ExecArena *a);
@@ -322,6 +323,7 @@ struct Exec {
     uint64_t nblocks, next_block; /* blocks in the grid, next to dispatch */
     int32_t reg_lo, reg_hi;   /* register slots to clear per warp */
     uint32_t specials;        /* special register slots the kernel reads (bit per SLOT_*) */
+    struct ExecClusters *cl;  /* clusters of more than one CTA, else NULL (exec_cluster.h) */
     DeviceStats *stats;
     DeviceFault *fault;
     bool faulted;
@@ -393,8 +395,7 @@ void exec_fault(Exec *x, Warp *w, const SimInst *in, int lane, const char *kind,
                 uint64_t addr, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
-/* Leave the converged fast path: write the common PC to every lane. */
-void exec_warp_diverge(Warp *w);
+void exec_warp_diverge(Warp *w); /* leave the converged path: the common PC to every lane */
 /* The pc and lanes w issues next: the converged group, else the group at
  * the lowest PC (or, once after a yield, the lowest above the yielding
  * group's).  No side effect: the stepper asks it too (inspect.c). */
@@ -570,9 +571,8 @@ void exec_sync_check(Exec *x, Warp *w);
  * same kind (exec_warp.c): each lane's operands from its own instruction. */
 void exec_collective(Exec *x, Warp *w, uint32_t g);
 
-/* "shfl.sync.idx", "vote.sync.ballot", ... for messages (exec_warp.c). */
+/* "shfl.sync.idx", ... for messages; the handler of bar.warp.sync (exec_warp.c). */
 const char *exec_sync_kind_name(const SimInst *in);
-/* The handler of bar.warp.sync (exec_warp.c; decoded in exec_ctrl.c). */
 ExecFn exec_warp_sync_fn(void);
 
 /* ---- cp.async (exec_async.c) -------------------------------------------- */

@@ -39,6 +39,7 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     w->syncwait = 0;
     w->spin = 0;
     w->cc = 0;
+    w->carrived = w->cdone = w->cwait = 0;
     memset(w->stack_sp, 0, sizeof w->stack_sp);
     w->yield_pc = -1;
     w->trace_mask = 0;

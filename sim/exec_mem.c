@@ -3,6 +3,7 @@
  * checks (exec_addr), and the handlers.  Atomic element updates are applied
  * one read-modify-write at a time, in the order --atomic-order picks
  * (exec_atomic_order). */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "exec_lanes.h"
 #include "race.h"
@@ -87,10 +88,14 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t 
         }
         return NULL;
     }
-    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED: {
+        Block *b = exec_cluster_window(x, w, in, l, &a); /* distributed shared memory */
+        if (!b)
+            return NULL;
         if (a >= x->shared_size || size > x->shared_size - a)
             return fault_range(x, w, in, l, sp, a, size, x->shared_size);
-        return w->blk->shared + a;
+        return b->shared + a;
+    }
     case PTX_SPACE_LOCAL:
         if (a >= x->prog->local_size || size > x->prog->local_size - a)
             return fault_range(x, w, in, l, sp, a, size, x->prog->local_size);

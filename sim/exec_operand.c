@@ -277,28 +277,8 @@ SimStatus dec_src(DecodeCtx *c, int i, PtxType type, int32_t *out)
             [PTX_SREG_DYNAMIC_SMEM_SIZE] = SLOT_DYN_SMEM + 1,
             [PTX_SREG_TOTAL_SMEM_SIZE] = SLOT_TOTAL_SMEM + 1,
         };
-        /* a launch without clusters runs every CTA as a cluster of one (PTX
-         * ISA 5.2 "Special registers": %cluster_*): rank 0 of 1, its cluster
-         * id its CTA id (kernels declaring larger clusters are refused at
-         * launch, exec_kernel_check) */
-        switch (o->sreg) {
-        case PTX_SREG_CLUSTER_CTARANK: case PTX_SREG_CLUSTER_CTAID_X: case PTX_SREG_CLUSTER_CTAID_Y:
-        case PTX_SREG_CLUSTER_CTAID_Z: case PTX_SREG_IS_EXPLICIT_CLUSTER:
-            *out = dec_konst(c, 0);
-            return SIM_OK;
-        case PTX_SREG_CLUSTER_NCTARANK: case PTX_SREG_CLUSTER_NCTAID_X: case PTX_SREG_CLUSTER_NCTAID_Y:
-        case PTX_SREG_CLUSTER_NCTAID_Z:
-            *out = dec_konst(c, 1);
-            return SIM_OK;
-        case PTX_SREG_CLUSTERID_X: *out = SLOT_CTAID_X; return SIM_OK;
-        case PTX_SREG_CLUSTERID_Y: *out = SLOT_CTAID_Y; return SIM_OK;
-        case PTX_SREG_CLUSTERID_Z: *out = SLOT_CTAID_Z; return SIM_OK;
-        case PTX_SREG_NCLUSTERID_X: *out = SLOT_NCTAID_X; return SIM_OK;
-        case PTX_SREG_NCLUSTERID_Y: *out = SLOT_NCTAID_Y; return SIM_OK;
-        case PTX_SREG_NCLUSTERID_Z: *out = SLOT_NCTAID_Z; return SIM_OK;
-        default:
-            break;
-        }
+        /* the cluster's special registers (%cluster_ctarank, ...) take no
+         * register slot: mov reads them (exec_arith.c, exec_cluster_sreg) */
         if (o->sreg <= PTX_SREG_NONE || o->sreg >= PTX_SREG_COUNT || !map[o->sreg])
             return dec_fail(c, "special register %s can only be read with mov",
                             ptx_sreg_name(o->sreg) ? ptx_sreg_name(o->sreg) : "?");

@@ -4,6 +4,7 @@
  * generic address resolved to shared or global memory; barriers, __syncwarp
  * and cp.async waits become its happens-before edges.  Local, param and
  * const accesses are private or read-only and never race. */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "race.h"
 
@@ -52,15 +53,26 @@ void exec_race_mem_async(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op
          * not data (race_grid_barrier orders what they guard) */
         if (sp == RACE_SPACE_GLOBAL && x->coop_ws && a >= x->coop_ws && a < x->coop_ws + 64)
             continue;
+        if (sp == RACE_SPACE_SHARED && x->cl && a >> EXEC_DSMEM_SHIFT) {
+            /* distributed shared memory: the window of the CTA it names */
+            const Block *o = exec_cluster_owner(x, w, &a);
+            if (o && o != w->blk) {
+                race_access_in(x->race, o->linear, a, size, rop, in->scope ? RACE_SCOPE_CTA : RACE_SCOPE_GPU,
+                               &who);
+                continue;
+            }
+        }
         race_access(x->race, sp, a, size, rop, in->scope ? RACE_SCOPE_CTA : RACE_SCOPE_GPU, &who);
     }
 }
 
 void exec_race_block(Exec *x, Block *b, bool begin)
 {
-    if (begin)
+    if (begin) {
         race_block_start(x->race, b->linear, x->shared_size);
-    else
+        if (b->cl)
+            race_block_cluster(x->race, b->linear, (uint32_t)(b->cl->id + 1));
+    } else
         race_block_end(x->race, b->linear);
 }
 
@@ -180,6 +192,13 @@ static void explain(DeviceRace *r)
         : !strcmp(k, "cp-async") ? "it was read while a cp.async still filled it: wait for the copy "
                                    "(cp.async.wait_group / __pipeline_wait_prior / cuda::memcpy_async's wait) first"
                                  : "a synchronisation problem";
+    bool cluster = !strcmp(r->space, "shared") && (r->first.block.x != r->second.block.x ||
+                                                   r->first.block.y != r->second.block.y ||
+                                                   r->first.block.z != r->second.block.z);
+    if (cluster && (!strcmp(k, "read-after-write") || !strcmp(k, "write-after-read") ||
+                    !strcmp(k, "write-after-write")))
+        what = "two CTAs of a cluster reached one CTA's shared memory (distributed shared memory) with no "
+               "cluster.sync() (barrier.cluster) between them: a __syncthreads() orders one CTA only";
     snprintf(r->msg, sizeof r->msg, "%s", what);
 }
 

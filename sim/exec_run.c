@@ -2,6 +2,7 @@
  * resident blocks (kept for the next launch of the same shape), the memory
  * limit, each warp's special registers, and exec_launch, which sets up the
  * Exec and hands it to exec_sched.c.  Called by device_sim.c. */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "file_read.h"
 
@@ -280,11 +281,12 @@ static bool over_memory_limit(Exec *x, const ExecArena *shape, uint64_t limit)
     return true;
 }
 
-int exec_resident_slots(int nsm, int blocks_per_sm, uint64_t nblocks, int *sms, int *per_sm)
+int exec_resident_slots(int nsm, int blocks_per_sm, uint64_t nblocks, int csize, int *sms, int *per_sm)
 {
     int n = nsm > 0 ? nsm : 1, per = blocks_per_sm > 0 ? blocks_per_sm : 1;
-    /* no more slots than blocks: a small grid uses a few SMs only */
-    if ((uint64_t)n > nblocks)
+    /* no more slots than blocks: a small grid uses a few SMs only (with
+     * clusters every SM, so that each GPC has its SMs to place them on) */
+    if ((uint64_t)n > nblocks && csize <= 1)
         n = (int)nblocks;
     if (n > 0 && (uint64_t)n * (uint64_t)per > nblocks)
         per = (int)((nblocks + (uint64_t)n - 1) / (uint64_t)n);
@@ -331,7 +333,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.dyn_smem = cfg->smem;
     x.shared_size = prog->funcs[fidx].static_smem + cfg->smem;
     x.nblocks = (uint64_t)cfg->grid.x * cfg->grid.y * cfg->grid.z;
-    x.nslots = exec_resident_slots(opt->nsm, opt->blocks_per_sm, x.nblocks, &x.nsm, &x.per_sm);
+    int csize = (int)(cfg->cluster.x * cfg->cluster.y * cfg->cluster.z);
+    x.nslots = exec_resident_slots(opt->nsm, opt->blocks_per_sm, x.nblocks, csize, &x.nsm, &x.per_sm);
     SimStatus rc = SIM_ERR_FAULT;
     if (prog->ptx->funcs[fidx].is_extern) { /* its pcs would be the next function's */
         exec_fault(&x, NULL, NULL, -1, "unsupported", 0,
@@ -340,6 +343,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         goto done;
     }
     rc = SIM_ERR_NOMEM;
+    if (csize > 1 && !exec_cluster_begin(&x, cfg->cluster, x.nsm))
+        goto done;
     launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi, &x.specials);
     ExecArena shape = {.nslots = x.nslots, .nsm = x.nsm, .per_sm = x.per_sm, .nwarps = x.nwarps,
                        .nthreads = x.nthreads, .reg_lo = x.reg_lo, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
@@ -378,6 +383,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         Block *b = &x.blocks[i];
         b->sm = i / x.per_sm;
         b->live = false;
+        b->cl = NULL; /* an arena's block may still name an earlier launch's cluster */
+        b->crank = 0;
         for (int k = 0; k < x.nwarps; k++)
             warp_setup(&x, b, &b->warps[k], k, opt->nsm > 0 ? opt->nsm : 1);
     }
@@ -410,6 +417,7 @@ done:
         else
             exec_arena_free(x.arena);
     }
+    exec_cluster_end(&x);
     exec_printf_finish(&x);
     stats->printf_dropped = x.out_dropped;
     *out = x.out;

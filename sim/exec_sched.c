@@ -26,6 +26,7 @@
  * instruction per turn (timing_issue), idle cycles are skipped
  * (timing_next_cycle) and slices are short (TIMING_SLICE) so SMs stay
  * close in modelled time.  Hooks are marked "timing hook". */
+#include "exec_cluster.h"
 #include "exec_int.h"
 
 #include <stdlib.h>
@@ -54,10 +55,11 @@ static void sm_rebuild(Exec *x, SimSM *sm)
         sm->last[q] = -1;
 }
 
-static void block_dispatch(Exec *x, Block *b)
+/* Block b starts as linear block i of the grid. */
+static void block_dispatch_at(Exec *x, Block *b, uint64_t i)
 {
     const DeviceLaunch *c = x->cfg;
-    uint64_t i = x->next_block++;
+    x->next_block++;
     b->linear = i;
     b->ctaid.x = (unsigned)(i % c->grid.x);
     b->ctaid.y = (unsigned)(i / c->grid.x % c->grid.y);
@@ -80,11 +82,40 @@ static void block_dispatch(Exec *x, Block *b)
         exec_race_block(x, b, true);
 }
 
+static void block_dispatch(Exec *x, Block *b)
+{
+    block_dispatch_at(x, b, x->next_block);
+}
+
+/* Clusters: the next cluster's CTAs all at once (a gang) onto free slots of
+ * one GPC, each SM's clock brought up to the gang's start; false when
+ * every cluster is out or no GPC has room for one. */
+static bool cluster_dispatch(Exec *x)
+{
+    Block *slot[EXEC_CLUSTER_MAX];
+    uint64_t when = 0, keep = x->cycle;
+    ExecCluster *c = exec_cluster_place(x, slot, &when);
+    if (!c)
+        return false;
+    for (int r = 0; r < x->cl->size; r++) {
+        SimSM *sm = &x->sms[slot[r]->sm];
+        if (sm->now < when)
+            sm->now = when;
+        x->cycle = sm->now;
+        exec_cluster_join(c, slot[r], r);
+        block_dispatch_at(x, slot[r], exec_cluster_cta(x, c, r));
+        sm_rebuild(x, sm);
+    }
+    x->cycle = keep;
+    return true;
+}
+
 static void block_retire(Exec *x, Block *b)
 {
     b->live = false;
     x->sms[b->sm].live--;
     x->stats->blocks++;
+    exec_cluster_retire(x, b);
     if (x->tm) /* timing hook */
         timing_block_end(x, b);
     exec_async_block_end(x, b);
@@ -109,6 +140,8 @@ static void block_stalled(Exec *x, Block *b)
         block_retire(x, b);
         return;
     }
+    if (exec_cluster_stalled(x, b)) /* waits at barrier.cluster for other CTAs */
+        return;
     /* some threads wait and nothing can wake them */
     for (int wi = 0; wi < x->nwarps; wi++) {
         Warp *w = &b->warps[wi];
@@ -280,6 +313,11 @@ static bool sm_cycle(Exec *x, SimSM *sm)
  * could have freed one earlier. */
 static void dispatch_free(Exec *x)
 {
+    if (x->cl) {
+        while (cluster_dispatch(x))
+            ;
+        return;
+    }
     while (x->next_block < x->nblocks) {
         Block *best = NULL;
         uint64_t when = UINT64_MAX;
@@ -315,10 +353,14 @@ static int active_sms(Exec *x, int *act)
 
 void exec_sched_run(Exec *x)
 {
-    /* first wave: breadth-first over the SMs */
-    for (int k = 0; k < x->per_sm; k++)
+    /* first wave: breadth-first over the SMs (clusters: over the GPCs) */
+    for (int k = 0; k < x->per_sm && !x->cl; k++)
         for (int s = 0; s < x->nsm && x->next_block < x->nblocks; s++)
             block_dispatch(x, &x->blocks[s * x->per_sm + k]);
+    for (int s = 0; s < x->nsm; s++)
+        x->sms[s].free_at = UINT64_MAX;
+    while (x->cl && cluster_dispatch(x))
+        ;
     for (int s = 0; s < x->nsm; s++) {
         sm_rebuild(x, &x->sms[s]);
         x->sms[s].free_at = UINT64_MAX;

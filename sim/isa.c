@@ -29,8 +29,8 @@
 #define NO_MMA "warp-level matrix multiply (tensor cores) is not implemented"
 #define NO_WGMMA "warpgroup MMA (sm_90a tensor cores, with matrix descriptors) is not implemented"
 #define NO_TMA "the Tensor Memory Accelerator (bulk and tensor copies, transaction counts) is not implemented"
-#define NO_CLUSTER "thread block clusters of more than one CTA are not supported (a kernel declaring them is refused)"
-#define ONE_CTA "clusters of one CTA (a launch without clusters): rank 0 only"
+#define NO_ASYNC_DSMEM "writes another CTA's shared memory and completes its mbarrier's transaction count, which is not implemented (distributed shared memory itself is: ld/st/atom/red .shared::cluster)"
+#define CLUSTERS "across the CTAs of a cluster (sim/exec_cluster.c); without clusters each CTA is a cluster of one"
 #define NO_MULTIMEM "multimem (NVLink multicast objects) has no meaning on one simulated GPU"
 
 static const IsaRow rows[] = {
@@ -116,8 +116,8 @@ static const IsaRow rows[] = {
     {"ld.global.nc", "ld", MOV, NULL, NULL},
     {"ldu", "ldu", MOV, NULL, NULL},
     {"st", "st", MOV, NULL, NULL},
-    {"st.async", "st", MOV, NO_CLUSTER, NULL},
-    {"red.async", "red", MOV, NO_CLUSTER, NULL},
+    {"st.async", "st", MOV, NO_ASYNC_DSMEM, NULL},
+    {"red.async", "red", MOV, NO_ASYNC_DSMEM, NULL},
     {"multimem.ld_reduce, multimem.st, multimem.red", "multimem", MOV, NO_MULTIMEM, NULL},
     {"prefetch", "prefetch", MOV, NULL, "no effect on values"},
     {"prefetchu", "prefetchu", MOV, NULL, "no effect on values"},
@@ -129,8 +129,8 @@ static const IsaRow rows[] = {
     {"cvt", "cvt", MOV, NULL, "every rounding mode; f16x2/bf16x2 from two f32; .relu, .satfinite"},
     {"cvt.pack", "cvt", MOV, "cvt.pack is not implemented", NULL},
     {"cvt to e4m3/e5m2 (fp8)", "cvt", MOV, "fp8 conversions are not implemented", NULL},
-    {"mapa", "mapa", MOV, NULL, ONE_CTA},
-    {"getctarank", "getctarank", MOV, NULL, ONE_CTA},
+    {"mapa", "mapa", MOV, NULL, CLUSTERS "; a rank outside the cluster faults"},
+    {"getctarank", "getctarank", MOV, NULL, CLUSTERS},
     {"cp.async", "cp", ASYNC, NULL, "copies land when the issuing thread waits"},
     {"cp.async.commit_group, cp.async.wait_group, cp.async.wait_all", "cp", ASYNC, NULL, NULL},
     {"cp.async.mbarrier.arrive", "cp", ASYNC, NULL, NULL},
@@ -152,8 +152,11 @@ static const IsaRow rows[] = {
     {"exit", "exit", CTRL, NULL, NULL},
     {"bar, barrier", "barrier", SYNC, NULL, ".sync .arrive .red, named barriers with counts"},
     {"bar.warp.sync", "bar", SYNC, NULL, NULL},
-    {"barrier.cluster", "barrier", SYNC, NULL, ONE_CTA},
-    {"clusters of several CTAs (__cluster_dims__, distributed shared memory)", "cluster", SYNC, NO_CLUSTER, NULL},
+    {"barrier.cluster", "barrier", SYNC, NULL, CLUSTERS "; .arrive/.wait split, exits release it, a wait that "
+     "cannot complete is a deadlock fault"},
+    {"clusters of several CTAs (__cluster_dims__, --cluster, distributed shared memory)", "mapa", SYNC, NULL,
+     "gang-dispatched onto SMs of one GPC; ld/st/atom/red .shared::cluster reach any CTA of the cluster, an "
+     "exited one faults; the race checker orders accesses across a completed barrier.cluster"},
     {"membar", "membar", SYNC, NULL, "the simulator is sequentially consistent"},
     {"fence", "fence", SYNC, NULL, "the simulator is sequentially consistent"},
     {"fence.proxy.tensormap", "fence", SYNC, NO_TMA, NULL},

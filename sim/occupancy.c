@@ -263,6 +263,13 @@ SimStatus occ_cluster(const ArchProfile *a, int sm_count, const OccConfig *cfg,
     out->max_cluster_size = max;
     out->blocks_per_sm = min_int(r.blocks_per_sm, OCC_CLUSTER_BLOCKS_PER_SM);
     out->clusters_upper_bound = (int)((long long)sm_count * out->blocks_per_sm / cluster_size);
+    int sms[ARCH_MAX_GPCS];
+    out->gpcs = arch_gpc_layout(sm_count, sms);
+    out->max_active_clusters = 0;
+    for (int g = 0; g < out->gpcs; g++) /* a cluster runs inside one GPC */
+        out->max_active_clusters += sms[g] * out->blocks_per_sm / cluster_size;
+    out->cluster_limits =
+        (long long)out->max_active_clusters * cluster_size < (long long)sm_count * r.blocks_per_sm;
     return SIM_OK;
 }
 

@@ -133,6 +133,16 @@ typedef struct {
     int clusters_upper_bound;  /* floor(sm_count x blocks_per_sm / size); the
                                   API can answer less because a cluster must
                                   fit in one GPC (packing is undocumented) */
+    int gpcs;                  /* GPCs of the model (arch_gpc_layout) */
+    int max_active_clusters;   /* cudaOccupancyMaxActiveClusters' idea: per GPC
+                                  floor(its SMs x blocks_per_sm / size), summed.
+                                  Still an upper bound: an H200 (132 SMs, 128-
+                                  thread blocks) answered 248, 124, 58 for sizes
+                                  4, 8, 16 where this gives 264, 132, 66 */
+    bool cluster_limits;       /* fewer blocks resident (max_active_clusters x
+                                  size) than the SMs alone allow (sm_count x
+                                  the occupancy's blocks per SM): the cluster,
+                                  not the SM, is the limiter */
 } OccCluster;
 
 /* Fill c with a 1-thread, 0-register launch: carveout default, 1 barrier

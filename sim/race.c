@@ -112,12 +112,20 @@ void race_block_start(RaceChecker *rc, uint64_t block, uint64_t shared_size)
         if (ncap > rc->max_serial + 1u)
             ncap = rc->max_serial + 1u;
         uint64_t *t = race_mem_alloc(rc, (size_t)ncap * sizeof *t, true);
-        if (!t)
+        uint64_t *u = t ? race_mem_alloc(rc, (size_t)ncap * sizeof *u, true) : NULL;
+        if (!u) {
+            race_mem_free(rc, t, (size_t)ncap * sizeof *t);
             return;
-        if (rc->capserial)
+        }
+        memset(u, 0, (size_t)ncap * sizeof *u);
+        if (rc->capserial) {
             memcpy(t, rc->serial_block, (size_t)rc->capserial * sizeof *t);
+            memcpy(u, rc->serial_sync, (size_t)rc->capserial * sizeof *u);
+        }
         race_mem_free(rc, rc->serial_block, (size_t)rc->capserial * sizeof *t);
+        race_mem_free(rc, rc->serial_sync, (size_t)rc->capserial * sizeof *u);
         rc->serial_block = t;
+        rc->serial_sync = u;
         rc->capserial = ncap;
     }
     RaceBlock *b = rc->bfree;
@@ -156,6 +164,8 @@ void race_block_start(RaceChecker *rc, uint64_t block, uint64_t shared_size)
     b->block = block;
     b->serial = ++rc->nserial;
     rc->serial_block[b->serial] = block;
+    rc->serial_sync[b->serial] = 0;
+    b->cluster = 0;
     b->seq = b->bar_seq = 0;
     b->vc_lost = false;
     b->nfills = 0;
@@ -184,6 +194,24 @@ void race_grid_barrier(RaceChecker *rc)
         if (pg->cells)
             memset(pg->cells, 0, race_cells_bytes(pg->bytewise));
     }
+}
+
+void race_block_cluster(RaceChecker *rc, uint64_t block, uint32_t cluster)
+{
+    RaceBlock *b = rc ? race_block_find(rc, block) : NULL;
+    if (!b)
+        return;
+    b->cluster = cluster;
+    rc->serial_sync[b->serial] = (uint64_t)cluster << 32;
+}
+
+void race_cluster_barrier(RaceChecker *rc, uint64_t block)
+{
+    RaceBlock *b = rc ? race_block_find(rc, block) : NULL;
+    if (!b)
+        return;
+    b->bar_seq = ++b->seq;
+    rc->serial_sync[b->serial] = (uint64_t)b->cluster << 32 | b->seq;
 }
 
 /* __syncwarp: every lane of the mask learns what every other lane of it
@@ -238,6 +266,7 @@ typedef struct {
 
 typedef struct {
     RaceBlock *b;
+    RaceBlock *win;     /* whose shared window it reaches (b, or another CTA of its cluster) */
     uint32_t key, tid;
     int32_t pc, read_pc;
     int op, space, scope;
@@ -259,8 +288,11 @@ HOT bool ordered(const RaceChecker *rc, const Acc *a, uint32_t key, uint32_t seq
 {
     if (key == a->key)
         return true;
-    if ((key >> rc->tbits) != a->b->serial)
-        return false;           /* another block: nothing orders them */
+    if ((key >> rc->tbits) != a->b->serial) {
+        /* another block: only a cluster barrier both took part in orders them */
+        uint64_t v = a->b->cluster ? rc->serial_sync[key >> rc->tbits] : 0;
+        return v && (uint32_t)(v >> 32) == a->b->cluster && (uint32_t)v > seq;
+    }
     if (a->b->bar_seq > seq)
         return true;
     if (a->b->acq_used && a->b->acq[a->tid] > seq)
@@ -408,7 +440,7 @@ static RacePage *page_of(RaceChecker *rc, const Acc *a, uint64_t no)
 {
     if (a->space == RACE_SPACE_GLOBAL)
         return race_global_page(rc, no);
-    RacePage *pg = &a->b->spages[no];
+    RacePage *pg = &a->win->spages[no];
     if (!pg->cells && !race_page_fill(rc, pg, rc->bytewise))
         return NULL;
     return pg;
@@ -449,7 +481,7 @@ HOT bool acc_begin(RaceChecker *rc, Acc *a, int space, int op, const RaceWho *wh
     if (!b || who->tid >= rc->tpb)
         return false;
     rc->now++;
-    a->b = b;
+    a->b = a->win = b;
     a->tid = who->tid;
     a->key = b->serial << rc->tbits | who->tid;
     a->pc = who->pc;
@@ -463,7 +495,7 @@ HOT bool acc_begin(RaceChecker *rc, Acc *a, int space, int op, const RaceWho *wh
  * 2^64 for global.  Returns the bytes left. */
 static uint64_t clamp(const Acc *a, uint64_t addr, uint64_t size)
 {
-    uint64_t limit = a->b->shared_size;
+    uint64_t limit = a->win->shared_size;
     if (a->space == RACE_SPACE_SHARED)
         return addr >= limit ? 0 : (size < limit - addr ? size : limit - addr);
     return addr + size < addr && addr + size != 0 ? 0 - addr : size;
@@ -516,6 +548,23 @@ void race_access(RaceChecker *rc, int space, uint64_t addr, unsigned size, int o
     walk(rc, &a, addr, n);
     if (op == RACE_READ)
         remember_read(rc, &a, addr, n);
+}
+
+void race_access_in(RaceChecker *rc, uint64_t owner, uint64_t addr, unsigned size, int op, int scope,
+                    const RaceWho *who)
+{
+    Acc a;
+    if ((op != RACE_READ && op != RACE_WRITE && op != RACE_ATOMIC) ||
+        !acc_begin(rc, &a, RACE_SPACE_SHARED, op, who))
+        return;
+    RaceBlock *win = race_block_find(rc, owner);
+    if (!win)
+        return;
+    a.win = win;
+    a.scope = scope == RACE_SCOPE_CTA ? RACE_SCOPE_CTA : RACE_SCOPE_GPU;
+    uint64_t n = clamp(&a, addr, size);
+    if (n) /* its reads are not kept for lost updates: their offsets are another window's */
+        walk(rc, &a, addr, n);
 }
 
 /* ---- cp.async ------------------------------------------------------------- */

@@ -18,9 +18,11 @@
  *  - nothing orders two blocks within one launch, except a grid-wide
  *    barrier (race_grid_barrier: cooperative groups' grid.sync() in a
  *    cooperative launch), which orders every access before it with every
- *    access after it; memory fences with flags (threadfence + volatile or
- *    atomic flags, the "last block" reduction pattern) are NOT modelled, so
- *    a correct fence-and-flag handshake between blocks is reported as a race;
+ *    access after it, and a cluster barrier, which orders the blocks of its
+ *    cluster (race_cluster_barrier); memory fences with flags (threadfence +
+ *    volatile or atomic flags, the "last block" reduction pattern) are NOT
+ *    modelled, so a correct fence-and-flag handshake between blocks is
+ *    reported as a race;
  *  - two atomics never race with each other, except that a .cta-scoped
  *    atomic on global memory another block accesses is "atomic-scope";
  *  - an mbarrier phase completing (race_mbarrier_complete) orders every
@@ -148,6 +150,18 @@ void race_access(RaceChecker *rc, int space, uint64_t addr, unsigned size, int o
  * touches (a race on a neighbouring byte in such a word may be missed,
  * never invented).  Allocates nothing; rc NULL is a no-op. */
 void race_forget_global(RaceChecker *rc, uint64_t addr, uint64_t size);
+/* Thread block clusters (sm_90).  race_block_cluster: the started block
+ * belongs to cluster tag (nonzero; blocks with the same tag are one cluster).
+ * race_access_in: who (a thread of another block of the cluster) accesses
+ * the shared window of block owner (distributed shared memory; as
+ * race_access otherwise).  race_cluster_barrier: a barrier.cluster phase
+ * completed; called for each block of the cluster, it is a barrier of the
+ * block and orders every access of every block of the cluster before it
+ * with every access after it. */
+void race_block_cluster(RaceChecker *rc, uint64_t block, uint32_t cluster);
+void race_access_in(RaceChecker *rc, uint64_t owner, uint64_t addr, unsigned size, int op, int scope,
+                    const RaceWho *who);
+void race_cluster_barrier(RaceChecker *rc, uint64_t block);
 
 /* cp.async: who issued an asynchronous copy that will fill shared
  * [addr, addr+size) of its block, in its commit group `group` (0, 1, 2, ...

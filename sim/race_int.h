@@ -86,6 +86,7 @@ typedef struct RaceBlock {
                                 (accesses of the block stamped before it are ordered
                                 before the thread's); NULL until the first */
     bool acq_used;
+    uint32_t cluster;        /* race_block_cluster's tag, 0 none */
     struct RaceBlock *next;  /* free list */
 } RaceBlock;
 
@@ -108,6 +109,8 @@ struct RaceChecker {
     bool truncated, bytewise;
     uint64_t mem_used, mem_limit;
     uint64_t *serial_block;      /* serial -> linear block index */
+    uint64_t *serial_sync;       /* serial -> its cluster (high 32 bits, 0 none) and
+                                    its seq at its last cluster barrier (low 32) */
     uint32_t capserial;
 
     RaceBlock **btab;            /* resident blocks, open addressing */

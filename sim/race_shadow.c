@@ -278,4 +278,5 @@ void race_shadow_free(RaceChecker *rc)
         block_destroy(rc, b);
     }
     free(rc->serial_block);
+    free(rc->serial_sync);
 }

@@ -59,6 +59,8 @@ typedef enum {
     TP_LAUNCH_OVERHEAD,    /* cycles a launch adds to its blocks' span */
     TP_BLOCK_DISPATCH,     /* cycles from dispatch to a block's first issue */
     TP_BLOCK_INTERVAL,     /* cycles between two block dispatches on one SM */
+    TP_DSMEM_LAT,          /* load from another CTA's shared memory (a cluster's
+                              distributed shared memory, over the SM-to-SM network) */
     TP_COUNT
 } TimingParamId;
 

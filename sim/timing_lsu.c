@@ -7,6 +7,7 @@
  * a cycle), or the L2's atomic units.  Returns the cycle its
  * results are in registers; the unit's busy time is what throttles the next
  * memory instruction (lg_throttle, mio_throttle). */
+#include "exec_cluster.h"
 #include "exec_int.h"
 #include "timing_int.h"
 
@@ -145,9 +146,20 @@ uint64_t timing_lsu_issue(Exec *x, Warp *w, const SimInst *in, const TimingInst 
     }
     bool store = ti->cls == TC_GLOBAL && ti->ndst == 0; /* st: operand 0 is the address */
     switch (sp) {
-    case PTX_SPACE_SHARED:
+    case PTX_SPACE_SHARED: {
+        /* another CTA's shared memory (a cluster's, exec_cluster.h): over the
+         * SM-to-SM network, timed as a shared access of its latency */
+        uint64_t lat = (uint64_t)v[TP_SMEM_LAT];
+        for (uint32_t r = x->cl ? m : 0; r; r &= r - 1) {
+            uint64_t a = addr[__builtin_ctz(r)];
+            if (a >> EXEC_DSMEM_SHIFT && (int)(a >> EXEC_DSMEM_SHIFT) - 1 != w->blk->crank) {
+                lat = (uint64_t)v[TP_DSMEM_LAT];
+                break;
+            }
+        }
         *kind = TIMING_SB_SHORT;
-        return via_smem(tm, smid, now, m, addr, bytes, 0, (uint64_t)v[TP_SMEM_LAT]);
+        return via_smem(tm, smid, now, m, addr, bytes, 0, lat);
+    }
     case PTX_SPACE_CONST:
     case PTX_SPACE_PARAM:
         *kind = TIMING_SB_SHORT; /* the constant cache: treated as always hitting */

@@ -38,6 +38,7 @@ static const char *const names[TP_COUNT] = {
     [TP_BAR_LAT] = "barrier_latency", [TP_MEMBAR_LAT] = "membar_latency",
     [TP_LAUNCH_OVERHEAD] = "launch_overhead", [TP_BLOCK_DISPATCH] = "block_dispatch",
     [TP_BLOCK_INTERVAL] = "block_interval",
+    [TP_DSMEM_LAT] = "dsmem_latency",
 };
 
 const char *timing_param_name(int id)
@@ -113,6 +114,8 @@ static const TimingParams h100 = {
     ROW(TP_BLOCK_DISPATCH, 40, "[EST] from block dispatch to its warps' first issue"),
     ROW(TP_BLOCK_INTERVAL, 126,
         "[HW] an empty kernel grows by 0.957 cycles a block over 132 SMs = 126 cycles a block per SM (timing-microbench-h100.json launch_overhead, 1056 to 8448 blocks)"),
+    ROW(TP_DSMEM_LAT, 180,
+        "[LUO] distributed shared memory over the SM-to-SM network: about 180 cycles a dependent load (2402.13499, its DSM section), against ~29 for the SM's own shared memory; tests/kernels/clusters.cu dsmem_latency measures both on an H100"),
 };
 
 /* A100 SXM4 (sm_80, 108 SMs, HBM2e 1.55-2.0 TB/s, 40 MB L2): plausible. */
@@ -163,6 +166,7 @@ static const TimingParams a100 = {
     ROW(TP_LAUNCH_OVERHEAD, 1200, "[EST] ~1 us"),
     ROW(TP_BLOCK_DISPATCH, 40, "[EST] as sm_90"),
     ROW(TP_BLOCK_INTERVAL, 126, "[EST] as sm_90 (per SM)"),
+    ROW(TP_DSMEM_LAT, 180, "[EST] unused: no clusters before sm_90"),
 };
 
 const TimingParams *timing_params_for(const ArchProfile *a)

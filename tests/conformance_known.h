@@ -6,5 +6,3 @@
 /* The special function unit and ptxas's contraction used to be the
  * differences here (2,449 elements in six kernels); since sim/alu_sfu.c and
  * sim/contract.c every one of those kernels matches the H100 bit for bit. */
-/* not supported yet: refused at launch with the instruction and its line */
-{"misc.ptx", "cluster_exchange", K_REFUSED, "thread block clusters: barrier.cluster, mapa, distributed shared memory"},

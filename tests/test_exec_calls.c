@@ -2,7 +2,7 @@
  * refused that are about calls, launches and warps rather than arithmetic --
  * elect.sync, cache hints and griddepcontrol, __grid_constant__ parameters,
  * recursion through a per-thread stack, the device heap (malloc/free),
- * cooperative launch with grid.sync(), and clusters of one CTA.  Kernels are
+ * cooperative launch with grid.sync(), and clusters of one CTA (and of two).  Kernels are
  * committed .cu files' PTX (tests/kernels/) or hand-written; results are
  * checked against plain-C references.  Run from the repository root. */
 #include <math.h>
@@ -321,8 +321,8 @@ static void test_ptx_race_checker_orders_blocks_across_grid_sync(void **s)
 /* A launch without clusters runs each CTA as a cluster of one: the cluster
  * API (barrier.cluster, mapa, %cluster_ctarank, %cluster_nctarank,
  * %clusterid) works with rank 0 of 1; a kernel declaring clusters of two
- * is refused at launch, saying so. */
-static void test_ptx_single_cta_clusters_run_and_larger_clusters_are_refused(void **s)
+ * runs as a cluster, each CTA reading the other's shared memory. */
+static void test_ptx_single_cta_clusters_run_and_so_do_clusters_of_two(void **s)
 {
     (void)s;
     DeviceModule *m = load_file("tests/kernels/cluster_one.ptx");
@@ -334,15 +334,21 @@ static void test_ptx_single_cta_clusters_run_and_larger_clusters_are_refused(voi
     for (int b = 0; b < 2; b++)
         for (int t = 0; t < 64; t++)
             assert_int_equal(out[b * 64 + t], (63 - t) * 3 + b + 10000 + 100000 * b);
-    SIM_ONLY({
-        DeviceModule *mm = load_file("tests/conformance/misc.ptx");
-        SimError err;
-        int n = 64;
-        void *a3[] = {&d, &d, &n};
-        DeviceLaunch cfg = {.grid = {2, 1, 1}, .block = {64, 1, 1}, .inst_budget = 100000};
-        assert_int_equal(device_launch(mm, "cluster_exchange", &cfg, a3, NULL, &fault, &err), SIM_ERR_UNSUPPORTED);
-        assert_non_null(strstr(err.msg, "thread block clusters of 2 CTAs"));
-    });
+    /* a kernel declaring clusters of 2 CTAs used to be refused; it runs now
+     * (tests/test_clusters.c tests clusters in depth) */
+    DeviceModule *mm = load_file("tests/conformance/misc.ptx");
+    SimError err;
+    int in[128], n = 128;
+    for (int i = 0; i < 128; i++)
+        in[i] = i * 7 - 300;
+    DevicePtr di = up(in, sizeof in);
+    void *a3[] = {&di, &d, &n};
+    DeviceLaunch cfg = {.grid = {2, 1, 1}, .block = {64, 1, 1}, .inst_budget = 100000};
+    assert_int_equal(device_launch(mm, "cluster_exchange", &cfg, a3, NULL, &fault, &err), SIM_OK);
+    down(out, d, sizeof out);
+    for (int b = 0; b < 2; b++)
+        for (int t = 0; t < 64; t++)
+            assert_int_equal(out[b * 64 + t], in[(b ^ 1) * 64 + 63 - t] * 2 + b);
 }
 
 int main(void)
@@ -358,7 +364,7 @@ int main(void)
         T(test_ptx_heap_exhaustion_null_and_bad_free_are_clear_faults),
         T(test_ptx_cooperative_launch_grid_sync_and_its_refusals),
         T(test_ptx_race_checker_orders_blocks_across_grid_sync),
-        T(test_ptx_single_cta_clusters_run_and_larger_clusters_are_refused),
+        T(test_ptx_single_cta_clusters_run_and_so_do_clusters_of_two),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

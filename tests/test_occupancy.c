@@ -304,6 +304,37 @@ static void test_cluster_bound_matches_measured_h200_small_clusters(void **s)
     assert_int_equal(occ_cluster(A("sm_80"), 108, &c, 2, false, &k, &e), SIM_ERR_UNSUPPORTED);
 }
 
+/* Max active clusters from the GPC model (2 GPCs of 18 SMs and 6 of 16 for
+ * 132 SMs): 128-thread blocks are capped at 8 per SM in a cluster launch, so
+ * the cluster limits them; 1024-thread blocks (2 per SM) fill every GPC with
+ * clusters of 4, and clusters of 16 leave SMs over (the cluster limits). */
+static void test_max_active_clusters_follows_the_gpc_model_and_names_the_limiter(void **s)
+{
+    (void)s;
+    OccConfig c;
+    occ_config_init(&c);
+    c.block_size = 128;
+    OccCluster k;
+    ArchTarget t;
+    assert_int_equal(arch_resolve("h200", &t, NULL), SIM_OK);
+    int sms[ARCH_MAX_GPCS];
+    assert_int_equal(arch_gpc_layout(132, sms), 8);
+    assert_int_equal(sms[0], 18);
+    assert_int_equal(sms[1], 18);
+    assert_int_equal(sms[7], 16);
+    assert_int_equal(occ_cluster(t.arch, t.sm_count, &c, 4, false, &k, NULL), SIM_OK);
+    assert_int_equal(k.gpcs, 8);
+    assert_int_equal(k.max_active_clusters, 264); /* measured 248: the model is an upper bound */
+    assert_true(k.cluster_limits);                 /* 8 of the 16 blocks per SM */
+    c.block_size = 1024;
+    assert_int_equal(occ_cluster(t.arch, t.sm_count, &c, 4, false, &k, NULL), SIM_OK);
+    assert_int_equal(k.max_active_clusters, 66);   /* measured 62 */
+    assert_false(k.cluster_limits);
+    assert_int_equal(occ_cluster(t.arch, t.sm_count, &c, 16, true, &k, NULL), SIM_OK);
+    assert_int_equal(k.max_active_clusters, 16);   /* measured 14 */
+    assert_true(k.cluster_limits);                 /* 256 of 264 blocks */
+}
+
 static void test_explain_walks_through_the_seed_example(void **s)
 {
     (void)s;
@@ -664,6 +695,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_is_an_error_with_a_message),
         cmocka_unit_test(test_block_size_search_matches_measured_h100),
         cmocka_unit_test(test_cluster_bound_matches_measured_h200_small_clusters),
+        cmocka_unit_test(test_max_active_clusters_follows_the_gpc_model_and_names_the_limiter),
         cmocka_unit_test(test_explain_walks_through_the_seed_example),
         cmocka_unit_test(test_batch_line_parser_accepts_the_contract_and_names_errors),
         cmocka_unit_test(test_model_agrees_with_cuda_occupancy_header),
