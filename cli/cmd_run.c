@@ -21,12 +21,9 @@ static const char run_help[] =
     "                   [--smem BYTES] [--arch sm_90 | --gpu NAME] [--backend sim|gpu]\n"
     "                   [--arg SPEC]... [--json] [--quiet] [--trace FILE [--trace-level L]]\n"
     "                   [--schedule S] [--atomic-order A] [--divergence D] [--seed N]\n"
-    "                   [--check races] [--budget N] [--max-memory BYTES] [--max-printf BYTES]
-"
-    "                   [--timing] [--carveout P] [--threads N] [--cooperative]
-"
-    "                   [--cluster X[,Y[,Z]]]
-"
+    "                   [--check races] [--budget N] [--max-memory BYTES] [--max-printf BYTES]\n"
+    "                   [--timing] [--carveout P] [--threads N] [--cooperative]\n"
+    "                   [--cluster X[,Y[,Z]]]\n"
     "\n"
     "Runs one kernel in the simulator and prints what it wrote.\n"
     "\n"
