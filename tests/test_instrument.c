@@ -92,12 +92,18 @@ static void run_sched(const char *text, size_t len, const char *entry, bool inst
     int np = device_kernel_nparams(m, entry);
     assert_true(np >= 0 && np <= 16);
     uint64_t vals[16];
-    void *args[16];
+    void *args[16], *blobs[16] = {0};
     DevicePtr ptrs[16];
     for (int i = 0; i < np; i++) {
         int sz = device_kernel_param_size(m, entry, i);
         vals[i] = 0;
         ptrs[i] = 0;
+        if (sz > 8) { /* a struct by value (lesson 14's 4 KB table): zeros, as many bytes as it has */
+            blobs[i] = calloc(1, (size_t)sz);
+            assert_non_null(blobs[i]);
+            args[i] = blobs[i];
+            continue;
+        }
         if (sz == 8) {
             size_t bytes = instrumented && i == np - 1 ? sizeof out->recs / sizeof *out->recs * INSTR_RECORD_BYTES
                                                        : BUF_BYTES;
@@ -115,6 +121,8 @@ static void run_sched(const char *text, size_t len, const char *entry, bool inst
     DeviceFault f;
     memset(&f, 0, sizeof f);
     SimStatus rc = device_launch(m, entry, &l, args, &st, &f, &e);
+    for (int i = 0; i < np; i++)
+        free(blobs[i]);
     assert_true(rc == SIM_OK || rc == SIM_ERR_FAULT);
     out->faulted = rc == SIM_ERR_FAULT;
     out->races = device_race_count(d);
