@@ -388,6 +388,32 @@ static void test_lesson4_shows_simulated_against_measured_occupancy(void **st)
     assert_true(hocc[0] == 12.2 && hocc[1] == 91.5 && hcyc[0] == 93614 && hcyc[1] == 17477);
     assert_non_null(strstr(s3, "1 block per SM is "));
     assert_null(strstr(s3, "DIFFERS"));
+    /* the H100's event times the harness and README quote are the recording's */
+    XcheckRecording rec;
+    char msg[512];
+    if (!xcheck_recording_read("traces/hw/nvidia-h100-80gb-hbm3/xcheck.json", &rec, msg, sizeof msg))
+        fail_msg("%s", msg);
+    char *readme = read_text("lessons/04-occupancy/README.md");
+    for (char *p = readme; *p; p++)
+        if (*p == '\n')
+            *p = ' ';
+    static const char *const smem[] = {"--smem 232448 ", "--smem 4 "};
+    for (int k = 0; k < 2; k++) {
+        const XcheckRef *ref = NULL;
+        for (int l = 0; l < rec.n && !ref; l++)
+            for (int i = 0; !ref && !strcmp(rec.lessons[l].slug, "04-occupancy") && i < rec.lessons[l].n; i++)
+                if (strstr(rec.lessons[l].refs[i].line, "--grid 1056 ") && strstr(rec.lessons[l].refs[i].line, smem[k]))
+                    ref = &rec.lessons[l].refs[i];
+        assert_non_null(ref);
+        char want[32];
+        snprintf(want, sizeof want, "%.5f ms", ref->time);
+        if (!strstr(t, want))
+            fail_msg("lesson 4's harness does not quote the recorded %s", want);
+        if (!strstr(readme, want))
+            fail_msg("lesson 4's README does not quote the recorded %s", want);
+    }
+    free(readme);
+    xcheck_recording_free(&rec);
     free(t);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "%s xcheck 4 --backend sim 2>&1", warpsim());

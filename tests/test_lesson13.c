@@ -109,10 +109,12 @@ static void test_lesson13_h100_float_sums_are_the_recordings(void **s)
             float v[3];
             for (int j = 0; j < 3; j++)
                 memcpy(&v[j], b->runs[j], 4);
-            /* the README says "in all three": the recording must agree */
-            assert_true(v[0] == v[1] && v[1] == v[2]);
-            char want[64];
-            snprintf(want, sizeof want, "%.9g in all three", (double)v[0]);
+            /* one value: "X in all three"; else the three in run order */
+            char want[96];
+            if (v[0] == v[1] && v[1] == v[2])
+                snprintf(want, sizeof want, "%.9g in all three", (double)v[0]);
+            else
+                snprintf(want, sizeof want, "%.9g, %.9g and %.9g", (double)v[0], (double)v[1], (double)v[2]);
             if (!strstr(readme, want))
                 fail_msg("lessons/13-tiles/README.md does not say \"%s\" (%s)", want, ref->line);
             quoted++;
