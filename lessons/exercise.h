@@ -25,6 +25,7 @@ extern const GradeExercise lesson07_exercise;
 extern const GradeExercise lesson08_exercise;
 extern const GradeExercise lesson09_exercise;
 extern const GradeExercise lesson10_exercise;
+extern const GradeExercise lesson11_exercise;
 extern const GradeExercise lesson12_exercise;
 extern const GradeExercise lesson13_exercise;
 extern const GradeExercise lesson14_exercise;

@@ -28,7 +28,7 @@ static const Lesson lessons[] = {
     {10, "10-cooperative-groups", "Cooperative groups: tiles, grid sync, co-residency, CUB", lesson10_run,
      &lesson10_exercise},
     {11, "11-clusters", "Thread block clusters: one GPC, distributed shared memory, cluster.sync()", lesson11_run,
-     NULL},
+     &lesson11_exercise},
     {12, "12-atomics", "All the atomics: and/or/xor/max/min, CAS loops, scopes, orders", lesson12_run, &lesson12_exercise},
     {13, "13-tiles", "Tile programming: tiles, tile spaces, tile atomics", lesson13_run, &lesson13_exercise},
     {14, "14-host-side", "The host side: PTX targets, modules, parameters, the device heap, attributes",
