@@ -124,17 +124,21 @@ static Device *child_setup(const GradeCtx *c, int fd, DeviceModule **mod, char *
     return dev;
 }
 
-static void child(const GradeCtx *c, int fd)
+/* The GPU process: tests first .. last, one after another.  A kernel fault
+ * is sticky -- the driver refuses every later call of this process, even a
+ * new context -- so after one the process ends and the parent starts a
+ * fresh one for the next test (announce: only the first one names the GPU). */
+static void child(const GradeCtx *c, int fd, int first, bool announce)
 {
     /* a kernel's printf goes straight to standard output on a GPU: the
      * sandbox made it /dev/null, out of the report (which may be JSON on
      * the same stdout) */
     DeviceModule *mod = NULL;
     char *own_ptx = NULL;
-    Device *dev = child_setup(c, fd, &mod, &own_ptx, true);
+    Device *dev = child_setup(c, fd, &mod, &own_ptx, announce);
     if (!dev)
         _exit(0);
-    for (int ti = 0; ti < c->ex->ntests; ti++) {
+    for (int ti = first; ti < c->ex->ntests; ti++) {
         const GradeTest *T = &c->tests[ti];
         GpuMsg m = {.type = MSG_START, .test = ti};
         send_msg(fd, &m);
@@ -167,11 +171,8 @@ static void child(const GradeCtx *c, int fd)
         }
         launch_result_free(&res);
         send_msg(fd, &m);
-        if (m.status == SIM_ERR_FAULT) { /* the context is lost: a fresh one for the next test */
-            device_close(dev);
-            if (!(dev = child_setup(c, fd, &mod, &own_ptx, false)))
-                _exit(0);
-        }
+        if (m.status == SIM_ERR_FAULT) /* the process's GPU is lost: a fresh process goes on */
+            break;
     }
     device_close(dev);
     free(own_ptx);
@@ -237,13 +238,17 @@ static void timed_out(GradeCtx *c, int ti, int secs)
                  c->ex->tests[ti].name);
 }
 
-void grade_gpu(GradeCtx *c)
+/* One GPU process running tests first ..; the test whose kernel faulted
+ * (the process ended after it), or -1 when it ran to the end, timed out,
+ * or could not start. */
+static int gpu_process(GradeCtx *c, int first, bool announce)
 {
     GradeReport *r = c->r;
+    int faulted = -1;
     int fds[2];
     if (pipe(fds)) {
         snprintf(r->gpu_note, sizeof r->gpu_note, "cannot make a pipe for the GPU process: %s", strerror(errno));
-        return;
+        return -1;
     }
     /* the same mechanism as nvcc's: a private folder, its own process group
      * killed with warpsim; no address-space limit (a CUDA context maps far
@@ -258,14 +263,14 @@ void grade_gpu(GradeCtx *c)
         /* a compile for the GPU's arch makes its folder inside this one,
          * which the parent removes however the child ends */
         setenv("TMPDIR", sandbox_dir(sb), 1);
-        child(c, fds[1]);
+        child(c, fds[1], first, announce);
     }
     close(fds[1]);
     if (pid < 0) {
         close(fds[0]);
         sandbox_free(sb);
         snprintf(r->gpu_note, sizeof r->gpu_note, "cannot start the GPU process: %s", why);
-        return;
+        return -1;
     }
     int secs = c->o->gpu_timeout > 0 ? c->o->gpu_timeout : GRADE_GPU_TIMEOUT;
     int compile_secs = (int)c->cin.limits.wall_seconds;
@@ -301,7 +306,12 @@ void grade_gpu(GradeCtx *c)
             continue;
         have = 0;
         deadline = now() + secs;
-        if (m.type == MSG_NODEVICE || m.type == MSG_SETUP_FAILED) {
+        if ((m.type == MSG_NODEVICE || m.type == MSG_SETUP_FAILED) && !announce) {
+            m.text[sizeof m.text - 1] = 0; /* a fresh process after a fault could not start */
+            for (int k = first; k < c->ex->ntests; k++)
+                snprintf(c->tests[k].gpu, sizeof c->tests[k].gpu, "not run: after the fault, the GPU could not be "
+                         "opened again: %.300s", m.text);
+        } else if (m.type == MSG_NODEVICE || m.type == MSG_SETUP_FAILED) {
             m.text[sizeof m.text - 1] = 0;
             snprintf(r->gpu_note, sizeof r->gpu_note, "%s%.450s", m.type == MSG_NODEVICE ? "no GPU: " : "", m.text);
         } else if (m.type == MSG_READY) {
@@ -313,6 +323,8 @@ void grade_gpu(GradeCtx *c)
         } else if (m.type == MSG_DONE && m.test >= 0 && m.test < c->ex->ntests) {
             m.text[sizeof m.text - 1] = 0;
             took_result(c, &m);
+            if (m.status == SIM_ERR_FAULT)
+                faulted = m.test;
             cur = -1;
         }
     }
@@ -322,6 +334,15 @@ void grade_gpu(GradeCtx *c)
     if (!killed && st != -1 && WIFSIGNALED(st) && WTERMSIG(st) != SIGKILL && cur >= 0)
         snprintf(c->tests[cur].gpu, sizeof c->tests[cur].gpu, "the GPU process died (signal %d) in this test",
                  WTERMSIG(st));
+    return killed ? -1 : faulted;
+}
+
+void grade_gpu(GradeCtx *c)
+{
+    GradeReport *r = c->r;
+    for (int first = 0, faulted; first < c->ex->ntests; first = faulted + 1)
+        if ((faulted = gpu_process(c, first, first == 0)) < 0 || sandbox_signaled())
+            break;
     if (r->gpu_ran) {
         int agree = 0;
         for (int ti = 0; ti < c->ex->ntests; ti++)
