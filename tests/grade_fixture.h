@@ -186,4 +186,21 @@ static inline void expect_report_shape(const JsonValue *r, const char *slug, siz
     }
 }
 
+/* Each of the fixtures tests/grade/NAME.cu graded for lesson (--runs 2):
+ * passed, 100 points, no finding, and the documented report shape. */
+static inline void expect_full_marks(int lesson, const char *slug, size_t ntests, const char *const *names, int n)
+{
+    for (int k = 0; k < n; k++) {
+        int rc;
+        JsonValue *r = grade_fixture(&rc, lesson, names[k], "--runs 2");
+        assert_int_equal(rc, 0);
+        assert_true(passed(r));
+        assert_int_equal(json_get(r, "findings")->n, 0);
+        assert_int_equal((int)json_get_number(r, "score", -1), 100);
+        expect_report_shape(r, slug, ntests);
+        json_free(report);
+        report = NULL;
+    }
+}
+
 #endif

@@ -18,18 +18,8 @@ static void test_grade10_tiles_of_16_get_full_marks(void **s)
 {
     (void)s;
     need_nvcc();
-    int rc;
-    const char *good[2] = {"lesson10_good", "lesson10_width"};
-    for (int k = 0; k < 2; k++) {
-        JsonValue *r = grade_json(&rc, good[k], "--runs 2");
-        assert_int_equal(rc, 0);
-        assert_true(passed(r));
-        assert_int_equal(json_get(r, "findings")->n, 0);
-        assert_int_equal((int)json_get_number(r, "score", -1), 100);
-        expect_report_shape(r, "10-cooperative-groups", 5);
-        json_free(report);
-        report = NULL;
-    }
+    static const char *const good[] = {"lesson10_good", "lesson10_width"};
+    expect_full_marks(10, "10-cooperative-groups", 5, good, 2);
 }
 
 static void test_grade10_starter_crosses_the_tile_boundary(void **s)

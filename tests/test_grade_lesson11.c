@@ -42,18 +42,8 @@ static void test_grade11_both_cluster_syncs_get_full_marks(void **s)
 {
     (void)s;
     need_nvcc();
-    int rc;
-    const char *good[2] = {"lesson11_good", "lesson11_push"};
-    for (int k = 0; k < 2; k++) {
-        JsonValue *r = grade_json(&rc, good[k], "--runs 2");
-        assert_int_equal(rc, 0);
-        assert_true(passed(r));
-        assert_int_equal(json_get(r, "findings")->n, 0);
-        assert_int_equal((int)json_get_number(r, "score", -1), 100);
-        expect_report_shape(r, "11-clusters", 5);
-        json_free(report);
-        report = NULL;
-    }
+    static const char *const good[] = {"lesson11_good", "lesson11_push"};
+    expect_full_marks(11, "11-clusters", 5, good, 2);
 }
 
 /* The starter: no cluster.sync() at all.  The default schedule reads the
