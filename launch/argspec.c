@@ -141,7 +141,7 @@ bool argspec_parse(const char *spec, ArgSpec *out, char *msg, size_t cap)
     out->text = spec;
     const char *colon = strchr(spec, ':');
     if (!colon) {
-        snprintf(msg, cap, "--arg '%s': expected TYPE:VALUE (e.g. i32:5) or buf:T[N]=INIT", spec);
+        snprintf(msg, cap, "--arg '%s': expected TYPE:VALUE (e.g. i32:5), buf:T[N]=INIT or val:T[N]=INIT", spec);
         return false;
     }
     char head[16];
@@ -152,7 +152,7 @@ bool argspec_parse(const char *spec, ArgSpec *out, char *msg, size_t cap)
     }
     memcpy(head, spec, hl);
     head[hl] = 0;
-    if (strcmp(head, "buf")) {
+    if (strcmp(head, "buf") && strcmp(head, "val")) {
         PtxType t = argspec_type(head);
         if (t == PTX_T_NONE || argspec_type_size(t) < 4) {
             snprintf(msg, cap, "--arg '%s': unknown scalar type '%s' (i32 u32 i64 u64 f32 f64)", spec, head);
@@ -165,11 +165,12 @@ bool argspec_parse(const char *spec, ArgSpec *out, char *msg, size_t cap)
         }
         return true;
     }
-    /* buf:T[N]=INIT */
-    out->is_buffer = true;
+    /* buf:T[N]=INIT, val:T[N]=INIT */
+    out->by_value = head[0] == 'v';
+    out->is_buffer = !out->by_value;
     const char *p = colon + 1, *lb = strchr(p, '['), *rb = lb ? strchr(lb, ']') : NULL;
     if (!lb || !rb || rb[1] != '=') {
-        snprintf(msg, cap, "--arg '%s': expected buf:T[N]=INIT, e.g. buf:i32[1024]=iota", spec);
+        snprintf(msg, cap, "--arg '%s': expected %s:T[N]=INIT, e.g. %s:i32[1024]=iota", spec, head, head);
         return false;
     }
     char tn[8];

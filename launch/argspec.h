@@ -3,6 +3,8 @@
  *
  *   i32:V u32:V i64:V u64:V f32:V f64:V          scalars
  *   buf:T[N]=INIT                                 a device buffer of N elements
+ *   val:T[N]=INIT                                 N elements passed by value: a
+ *                                                 struct or array parameter
  *      INIT: fill:V | iota | list:V,V,... | rand:SEED | file:PATH
  *
  * Used by `warpsim run` and everything that runs kernels from a command line. */
@@ -17,6 +19,7 @@
 
 typedef struct {
     bool is_buffer;
+    bool by_value;       /* val:T[N]: data, count * size bytes, is the parameter itself */
     PtxType type;        /* element type (i32 is PTX_T_S32, ...) */
     uint64_t scalar;     /* scalar bit pattern, zero-extended */
     uint64_t count;      /* buffer elements */

@@ -390,6 +390,15 @@ SimStatus launch_run(Device *dev, DeviceModule *mod, const LaunchSpec *s, Launch
                 goto fail;
             }
             scalars[i] = ptrs[i];
+        } else if (a->by_value) { /* a struct or array parameter: its bytes as they are */
+            uint64_t bytes = a->count * (uint64_t)argspec_type_size(a->type);
+            if ((uint64_t)psz != bytes) {
+                snprintf(msg, cap, "--arg %d '%.60s' is %llu bytes but parameter %d is %d bytes", i, a->text,
+                         (unsigned long long)bytes, i, psz);
+                goto fail;
+            }
+            params[i] = a->data;
+            continue;
         } else {
             if (psz != argspec_type_size(a->type)) {
                 snprintf(msg, cap, "--arg %d '%s' is %d bytes but parameter %d is %d bytes", i, a->text,

@@ -74,6 +74,15 @@ static void test_exit_run(void **s)
     assert_int_equal(run("run " L1 " --kernel atomic_sum " SUM " --max-printf 0"), 2);
     assert_int_equal(run("run " L1 " --kernel atomic_sum " SUM " --max-printf lots"), 2);
     assert_int_equal(run("run " L1 " --kernel atomic_sum " SUM " --max-printf 1K"), 0); /* it prints nothing */
+    /* a struct by value: val:T[N] must be the parameter's size, and only that */
+#define L14 "lessons/14-host-side/kernel.ptx --kernel huge_params --grid 1 --block 32 --arg buf:i32[1]=fill:0 "
+    assert_int_equal(run("run " L14 "--arg val:i32[8189]=fill:1"), 0);
+    assert_non_null(strstr(out, "arg 0  i32[1]: 8189"));
+    assert_int_equal(run("run " L14 "--arg val:i32[8188]=fill:1"), 2);
+    assert_non_null(strstr(out, "is 32752 bytes but parameter 1 is 32756 bytes"));
+    assert_int_equal(run("run " L14 "--arg val:i32=5"), 2);
+    assert_int_equal(run("run " L14 "--arg i32:5"), 2);
+#undef L14
     assert_int_equal(run("run /nonexistent.ptx --kernel k --grid 1 --block 1"), 2);
     if (no_gpu())
         assert_int_equal(run("run " L1 " --kernel atomic_sum " SUM " --backend gpu"), 2);

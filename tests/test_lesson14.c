@@ -211,8 +211,11 @@ static void test_lesson14_ptxas_says_what_the_readme_says(void **st)
 static void test_lesson14_xcheck_lines_parse_and_run(void **st)
 {
     (void)st;
-    const char *out = lesson_xcheck_runs("14-host-side", 7);
-    assert_non_null(strstr(out, "7 launches checked, 0 mismatches"));
+    const char *out = lesson_xcheck_runs("14-host-side", 10);
+    assert_non_null(strstr(out, "10 launches checked, 0 mismatches"));
+    /* the struct by value (val:i32[...]) on both sides, and its time claim */
+    assert_non_null(strstr(out, "time: table_grid_constant (line 29) faster than table_copy (line 28) by 2x"));
+    assert_non_null(strstr(out, "1 time claim judged, 0 failing"));
     /* the module's counter across the runs of one line, as the README says */
     assert_non_null(strstr(out, "101, 102, 103"));
 }
