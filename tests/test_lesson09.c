@@ -196,8 +196,10 @@ static void test_lesson09_h100_figures_are_recorded(void **st)
 static void test_lesson09_xcheck_lines_parse_and_run(void **st)
 {
     (void)st;
-    const char *out = lesson_xcheck_runs("09-async-copies", 6);
-    assert_non_null(strstr(out, "6 launches checked, 0 mismatches"));
+    const char *out = lesson_xcheck_runs("09-async-copies", 7);
+    assert_non_null(strstr(out, "7 launches checked, 0 mismatches"));
+    /* step 4: cudaMalloc's alignment, as the README says */
+    assert_non_null(strstr(out, "alignment_of"));
 }
 
 /* The kernels whose H100 figures the lesson quotes are the timing suite's

@@ -100,3 +100,16 @@ extern "C" __global__ void tile_sum(const float *in, float *out, int early)
         v = t[j];
     out[blockIdx.x * blockDim.x + threadIdx.x] = v.x + v.y + v.z + v.w;
 }
+
+// Step 4: where cudaMalloc puts a buffer.  TMA's copies need 16-byte aligned
+// addresses; each buffer's address modulo 256 (0: at least 256-byte aligned),
+// and modulo 16 of a pointer 4 floats into the first.
+extern "C" __global__ void alignment_of(const float *a, const float *b, unsigned *out)
+{
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        out[0] = (unsigned)((unsigned long long)a % 256);
+        out[1] = (unsigned)((unsigned long long)b % 256);
+        out[2] = (unsigned)((unsigned long long)(a + 4) % 16);
+        out[3] = (unsigned)((unsigned long long)(a + 3) % 16);
+    }
+}
