@@ -470,13 +470,26 @@ static void test_lesson4_blocks_wait_for_room(void **s)
                                 "  SM 0 holds blocks 0 40 (the focus block's SM)\n"));
 }
 
+/* script(1) is there and can make a pseudo-terminal (a container without
+ * /dev/pts cannot): else the terminal tests skip, saying why. */
+static void need_pty(void)
+{
+    if (system("command -v script > /dev/null 2>&1") != 0) {
+        printf("skip: no script(1) to make a pseudo-terminal\n");
+        skip();
+    }
+    if (system("script -qc true /dev/null > /dev/null 2>&1") != 0) {
+        printf("skip: script(1) cannot make a pseudo-terminal here (no /dev/pts?)\n");
+        skip();
+    }
+}
+
 /* On a terminal (a pseudo-terminal made by script(1)): the lesson asks, the
  * stepper reads through libedit, and an empty line repeats the command. */
 static void test_lesson_on_a_terminal_starts_the_stepper(void **s)
 {
     (void)s;
-    if (system("command -v script > /dev/null 2>&1") != 0)
-        skip();
+    need_pty();
     char cmd[512];
     snprintf(cmd, sizeof cmd, "printf 'y\\nnext\\n\\nquit\\n' | script -qc '%s lesson 1' /dev/null 2>&1",
              warpsim());
@@ -495,8 +508,7 @@ static void test_lesson_on_a_terminal_starts_the_stepper(void **s)
 static void test_tab_completes_commands_and_their_words(void **s)
 {
     (void)s;
-    if (system("command -v script > /dev/null 2>&1") != 0)
-        skip();
+    need_pty();
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "printf 'inf\\tbl\\t\\nfoc\\t th\\t 40\\nq\\t\\n' | script -qc '%s step %s' "
              "/dev/null 2>&1", warpsim(), RACY);
