@@ -7,7 +7,6 @@
 #include "step_int.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "inspect.h"
 #include "trace.h"

@@ -18,7 +18,9 @@
 
 #include <cmocka.h>
 
+#include "grade_exercise.h"
 #include "json.h"
+#include "lesson.h"
 #include "nvcc_probe.h"
 
 static inline const char *warpsim(void)
@@ -201,6 +203,21 @@ static inline void expect_full_marks(int lesson, const char *slug, size_t ntests
         json_free(report);
         report = NULL;
     }
+}
+
+
+/* Lesson `number`'s graded exercise: registered, valid (grade_exercise_valid)
+ * and belonging to lessons/`slug`. */
+static inline const GradeExercise *lesson_exercise(const char *number, const char *slug)
+{
+    const Lesson *l = lesson_find(number);
+    assert_non_null(l);
+    assert_non_null(l->exercise);
+    char m[256];
+    if (!grade_exercise_valid(l->exercise, m, sizeof m))
+        fail_msg("%s", m);
+    assert_string_equal(l->exercise->lesson, slug);
+    return l->exercise;
 }
 
 #endif

@@ -113,14 +113,7 @@ static void test_grade05_tile_left_in_place_is_explained(void **s)
 
 static const GradeExercise *ex05(void)
 {
-    const Lesson *l = lesson_find("5");
-    assert_non_null(l);
-    assert_non_null(l->exercise);
-    char m[256];
-    if (!grade_exercise_valid(l->exercise, m, sizeof m))
-        fail_msg("%s", m);
-    assert_string_equal(l->exercise->lesson, "05-access-patterns");
-    return l->exercise;
+    return lesson_exercise("5", "05-access-patterns");
 }
 
 static void test_lesson05_exercise_launches_the_documented_inputs(void **s)

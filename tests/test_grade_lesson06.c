@@ -83,14 +83,7 @@ static void test_grade06_rounding_up_reads_past_the_end(void **s)
 
 static const GradeExercise *ex06(void)
 {
-    const Lesson *l = lesson_find("6");
-    assert_non_null(l);
-    assert_non_null(l->exercise);
-    char m[256];
-    if (!grade_exercise_valid(l->exercise, m, sizeof m))
-        fail_msg("%s", m);
-    assert_string_equal(l->exercise->lesson, "06-latency-throughput");
-    return l->exercise;
+    return lesson_exercise("6", "06-latency-throughput");
 }
 
 static void test_lesson06_exercise_launches_the_documented_inputs(void **s)

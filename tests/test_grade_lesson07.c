@@ -69,14 +69,7 @@ static void test_grade07_full_windows_only_leave_the_tail_wrong(void **s)
 
 static const GradeExercise *ex07(void)
 {
-    const Lesson *l = lesson_find("7");
-    assert_non_null(l);
-    assert_non_null(l->exercise);
-    char m[256];
-    if (!grade_exercise_valid(l->exercise, m, sizeof m))
-        fail_msg("%s", m);
-    assert_string_equal(l->exercise->lesson, "07-caches-carveout");
-    return l->exercise;
+    return lesson_exercise("7", "07-caches-carveout");
 }
 
 static void test_lesson07_exercise_launches_the_documented_inputs(void **s)

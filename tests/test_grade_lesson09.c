@@ -95,14 +95,7 @@ static void test_grade09_no_barrier_after_the_wait_is_a_race(void **s)
 
 static const GradeExercise *ex09(void)
 {
-    const Lesson *l = lesson_find("9");
-    assert_non_null(l);
-    assert_non_null(l->exercise);
-    char m[256];
-    if (!grade_exercise_valid(l->exercise, m, sizeof m))
-        fail_msg("%s", m);
-    assert_string_equal(l->exercise->lesson, "09-async-copies");
-    return l->exercise;
+    return lesson_exercise("9", "09-async-copies");
 }
 
 static void test_lesson09_exercise_launches_the_documented_inputs(void **s)

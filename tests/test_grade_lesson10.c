@@ -8,6 +8,7 @@
 #include "lesson.h"
 
 #include "grade_fixture.h"
+#include "lesson_fixture.h"
 
 static JsonValue *grade_json(int *rc, const char *name, const char *extra)
 {
@@ -64,14 +65,7 @@ static void test_grade10_leaving_before_the_tiles_reduce_waits_for_exited_lanes(
 
 static const GradeExercise *ex10(void)
 {
-    const Lesson *l = lesson_find("10");
-    assert_non_null(l);
-    assert_non_null(l->exercise);
-    char m[256];
-    if (!grade_exercise_valid(l->exercise, m, sizeof m))
-        fail_msg("%s", m);
-    assert_string_equal(l->exercise->lesson, "10-cooperative-groups");
-    return l->exercise;
+    return lesson_exercise("10", "10-cooperative-groups");
 }
 
 static void test_lesson10_exercise_launches_the_documented_inputs(void **s)
@@ -96,28 +90,6 @@ static void test_lesson10_exercise_launches_the_documented_inputs(void **s)
 
 static char msg[800];
 
-/* The file at path with every run of white space made one space. */
-static char *lesson_squash_text(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    char *s = malloc(1 << 16), *w = s;
-    assert_non_null(s);
-    int ch, space = 0;
-    while ((ch = fgetc(f)) != EOF && w < s + (1 << 16) - 2) {
-        if (ch == ' ' || ch == '\n' || ch == '\t') {
-            space = 1;
-            continue;
-        }
-        if (space && w > s)
-            *w++ = ' ';
-        space = 0;
-        *w++ = (char)ch;
-    }
-    *w = 0;
-    fclose(f);
-    return s;
-}
 
 static bool judge(const GradeExercise *ex, int n, const int *in, const int *in_after, const int *got)
 {
@@ -137,7 +109,9 @@ static void test_lesson10_check_wants_each_tiles_sum_and_says_why_not(void **s)
     for (int i = 0; i < 40; i++)
         in[i] = i;
     const int right[3] = {120, 376, 284}; /* the README's answer for iota */
-    char *readme = lesson_squash_text("lessons/10-cooperative-groups/exercise/README.md");
+    char *raw = lesson_read_text("lessons/10-cooperative-groups/exercise/README.md");
+    char *readme = lesson_squash(raw);
+    free(raw);
     assert_non_null(strstr(readme, "it prints `496 752 284`, where `120 376 284` is right"));
     assert_non_null(strstr(readme, "(the right answer: `120 376 284`)"));
     free(readme);

@@ -7,6 +7,7 @@
 #include "lesson.h"
 
 #include "grade_fixture.h"
+#include "lesson_fixture.h"
 
 #define STARTER "lessons/11-clusters/exercise/cluster_sums.cu"
 
@@ -15,28 +16,6 @@ static JsonValue *grade_json(int *rc, const char *name, const char *extra)
     return grade_fixture(rc, 11, name, extra);
 }
 
-/* The file at path with every run of white space made one space. */
-static char *lesson_squash_text(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    char *s = malloc(1 << 16), *w = s;
-    assert_non_null(s);
-    int ch, space = 0;
-    while ((ch = fgetc(f)) != EOF && w < s + (1 << 16) - 2) {
-        if (ch == ' ' || ch == '\n' || ch == '\t') {
-            space = 1;
-            continue;
-        }
-        if (space && w > s)
-            *w++ = ' ';
-        space = 0;
-        *w++ = (char)ch;
-    }
-    *w = 0;
-    fclose(f);
-    return s;
-}
 
 static void test_grade11_both_cluster_syncs_get_full_marks(void **s)
 {
@@ -68,7 +47,9 @@ static void test_lesson11_starter_prints_what_the_readme_says(void **s)
 {
     (void)s;
     need_nvcc();
-    char *readme = lesson_squash_text("lessons/11-clusters/exercise/README.md");
+    char *raw = lesson_read_text("lessons/11-clusters/exercise/README.md");
+    char *readme = lesson_squash(raw);
+    free(raw);
     assert_non_null(strstr(readme, "It prints `32640 294784`, where `523776 600474` is right"));
     assert_non_null(strstr(readme, "Add `--schedule random --seed 3` and it faults instead: a CTA of rank 1"));
     free(readme);
@@ -129,14 +110,7 @@ static void test_grade11_ranks_from_blockidx_leave_the_cluster(void **s)
 
 static const GradeExercise *ex11(void)
 {
-    const Lesson *l = lesson_find("11");
-    assert_non_null(l);
-    assert_non_null(l->exercise);
-    char m[256];
-    if (!grade_exercise_valid(l->exercise, m, sizeof m))
-        fail_msg("%s", m);
-    assert_string_equal(l->exercise->lesson, "11-clusters");
-    return l->exercise;
+    return lesson_exercise("11", "11-clusters");
 }
 
 static void test_lesson11_exercise_launches_whole_clusters(void **s)

@@ -69,14 +69,7 @@ static void test_grade12_starter_compare_and_store_is_a_race_at_its_line(void **
 
 static const GradeExercise *ex12(void)
 {
-    const Lesson *l = lesson_find("12");
-    assert_non_null(l);
-    assert_non_null(l->exercise);
-    char m[256];
-    if (!grade_exercise_valid(l->exercise, m, sizeof m))
-        fail_msg("%s", m);
-    assert_string_equal(l->exercise->lesson, "12-atomics");
-    return l->exercise;
+    return lesson_exercise("12", "12-atomics");
 }
 
 static void test_lesson12_exercise_launches_the_documented_inputs(void **s)

@@ -104,14 +104,7 @@ static void test_lesson13_readme_run_command_compiles_with_the_course_header(voi
 
 static const GradeExercise *ex13(void)
 {
-    const Lesson *l = lesson_find("13");
-    assert_non_null(l);
-    assert_non_null(l->exercise);
-    char m[256];
-    if (!grade_exercise_valid(l->exercise, m, sizeof m))
-        fail_msg("%s", m);
-    assert_string_equal(l->exercise->lesson, "13-tiles");
-    return l->exercise;
+    return lesson_exercise("13", "13-tiles");
 }
 
 static void test_lesson13_exercise_launches_the_documented_inputs(void **s)

@@ -66,14 +66,7 @@ static void test_grade14_freeing_before_the_block_is_done_is_a_use_after_free(vo
 
 static const GradeExercise *ex14(void)
 {
-    const Lesson *l = lesson_find("14");
-    assert_non_null(l);
-    assert_non_null(l->exercise);
-    char m[256];
-    if (!grade_exercise_valid(l->exercise, m, sizeof m))
-        fail_msg("%s", m);
-    assert_string_equal(l->exercise->lesson, "14-host-side");
-    return l->exercise;
+    return lesson_exercise("14", "14-host-side");
 }
 
 static void test_lesson14_exercise_launches_the_documented_inputs(void **s)
