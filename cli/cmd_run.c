@@ -49,10 +49,11 @@ static const char run_help[] =
     "  --trace FILE   write a trace of the launch to FILE (traces/FORMAT.md; read it with\n"
     "                 `warpsim trace dump` or `warpsim trace export`)\n"
     "  --trace-level L  blocks (default), warps, instructions or memory: how much detail\n"
-    "  --threads N    worker threads (default: $WARPSIM_THREADS, else the cores); checked,\n"
-    "                 but one launch still runs on one core: the SMs of one launch are\n"
-    "                 not yet simulated side by side (explore, grade, occupancy and xcheck\n"
-    "                 run their launches side by side)\n"
+    "  --threads N    threads the launch's SMs run on (default: $WARPSIM_THREADS, else the\n"
+    "                 cores), with the output of one thread: when SMs on two threads touch\n"
+    "                 the same bytes of global memory (one writing) or the kernel faults,\n"
+    "                 the launch runs again on one thread; --timing, --trace, --check,\n"
+    "                 other schedules and atomic orders, printf and malloc use one thread\n"
     "%s"
     "\n"
     "One --arg per kernel parameter, in order:\n"
@@ -231,6 +232,7 @@ int cmd_run(int argc, char **argv)
         goto done;
     }
     device_set_memory_limit(dev, spec.max_memory); /* module variables count too */
+    device_set_threads(dev, threads);
     size_t len = 0;
     char inc[4096]; /* #include "tile.cuh" from the lessons' headers */
     char *ptx = source_load_ptx_inc(file, device_arch(dev), lesson_include_dir(inc, sizeof inc), &len, msg, sizeof msg);

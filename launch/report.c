@@ -137,8 +137,10 @@ void report_stats(FILE *f, const DeviceStats *s, bool simulated)
     else
         fprintf(f, "  %" PRIu64 " cycles (each SM issues at most 4 warp instructions a cycle)\n", s->cycles);
     if (s->seconds > 0)
-        fprintf(f, "  simulated in %.3f s (%.1f M warp instructions/s)\n", s->seconds,
-                (double)s->warp_insts / s->seconds / 1e6);
+        fprintf(f, "  simulated in %.3f s (%.1f M warp instructions/s) on %d thread%s%s%s%s\n", s->seconds,
+                (double)s->warp_insts / s->seconds / 1e6, s->sm_threads > 1 ? s->sm_threads : 1,
+                s->sm_threads > 1 ? "s" : "", s->sm_threads_note[0] ? " (" : "", s->sm_threads_note,
+                s->sm_threads_note[0] ? ")" : "");
 }
 
 void report_stats_json(FILE *f, const DeviceStats *s)

@@ -170,6 +170,16 @@ uint64_t device_printf_limit(const Device *d)
     return d->printf_limit;
 }
 
+void device_set_threads(Device *d, int threads)
+{
+    d->threads = threads > 1 ? threads : 1;
+}
+
+int device_threads(const Device *d)
+{
+    return d->threads > 1 ? d->threads : 1;
+}
+
 bool device_kernel_sfu(DeviceModule *m, const char *entry, char *what, size_t cap)
 {
     int f = device_entry_index(m, entry);

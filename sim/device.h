@@ -99,6 +99,10 @@ typedef struct {
     uint64_t printf_dropped;  /* bytes of printf output dropped past the first
                                  DEVICE_PRINTF_MAX (0: the output is whole) */
     DeviceTiming timing;      /* .on only when the launch ran with timing */
+    int sm_threads;           /* threads the launch's SMs ran on (device_set_threads;
+                                 0 on the GPU) */
+    char sm_threads_note[160];/* "" or, when more threads were tried and the launch
+                                 ran again on one, why */
 } DeviceStats;
 
 /* The most printf output one launch keeps (device_printf_output); what comes
@@ -304,6 +308,19 @@ uint64_t device_memory_limit(const Device *d);
  * moment.  The simulator only: the GPU backend ignores it. */
 void device_set_printf_limit(Device *d, uint64_t bytes);
 uint64_t device_printf_limit(const Device *d);
+
+/* Threads one launch may run on (default 1).  With more, the simulator
+ * runs a launch's SMs side by side, with outputs, statistics, faults and
+ * the atomic log exactly those of one thread: it notes every byte of global
+ * memory each thread's SMs touch, and when SMs on two threads touched the
+ * same bytes (one writing) or anything faulted, puts memory back and runs
+ * the launch again on one thread.  Only launches where SMs share nothing
+ * else run side by side: untimed, untraced, without race checking, the
+ * roundrobin schedule, lane or reverse atomic order, no clusters or
+ * cooperative launch or stepper, no printf or device malloc in the kernel;
+ * the rest run on one thread.  The GPU backend ignores it. */
+void device_set_threads(Device *d, int threads);
+int device_threads(const Device *d);
 
 /* Blocks of a launch of kernel entry with cfg (its grid, block and dynamic
  * shared memory) that the simulator holds resident at once, and allocates

@@ -38,6 +38,7 @@ struct Device {
     int sm_count;
     uint64_t mem_limit;          /* device_set_memory_limit: bytes, 0 none */
     uint64_t printf_limit;       /* device_set_printf_limit: bytes, 0 none */
+    int threads;                 /* device_set_threads: 1 (or 0) one thread */
     DeviceModule *modules;       /* every loaded module, newest first */
     /* What the last launch found (filled by the backend; device.c reads). */
     DeviceRace races[DEVICE_MAX_RACES];

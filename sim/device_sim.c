@@ -389,7 +389,7 @@ static SimStatus sim_launch(DeviceModule *mm, const char *entry, const DeviceLau
     ExecOptions opt = {.nsm = mm->dev->sm_count, .arch = mm->dev->prof, .trace = tw, .alog = d->base.alog,
                        .n_alog = &d->base.n_alog, .races = d->base.races, .n_races = &d->base.n_races,
                        .arena = &d->arena, .mem_limit = d->base.mem_limit,
-                       .printf_limit = d->base.printf_limit};
+                       .printf_limit = d->base.printf_limit, .threads = d->base.threads};
     int per_sm = opt.blocks_per_sm = resident_blocks(mm, a, cfg, st, &opt);
     DeviceLaunch ccfg = *cfg; /* with the cluster dimensions in effect */
     if (cluster_dims(m, &m->prog->ptx->funcs[f], cfg, per_sm, &ccfg.cluster, err)) {

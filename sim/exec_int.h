@@ -19,6 +19,9 @@
  *             (warp-synchronous waits) -> exec_lanes.c (lane groups, PCs);
  *             exec_barrier.c (block barriers) is called by exec_sched.c
  *             and the bar.sync handler in exec_ctrl.c
+ *             exec_sched.c's rounds may run through exec_par.c (SMs on
+ *             several threads), which runs each SM through the slice
+ *             function exec_sched.c hands it
  *   leaves    exec_mem.c (addresses; exec_printf.c reads through it),
  *             exec_race.c (the race checker's hooks), exec_trace.c
  *             (trace records), exec_fault.c (faults): every file above may
@@ -48,6 +51,8 @@ typedef struct Block Block;
 typedef struct SimInst SimInst;
 typedef struct ExecArena ExecArena;
 typedef struct SimTileBlock SimTileBlock;
+typedef struct ExecPar ExecPar;
+typedef struct ExecParChunk ExecParChunk;
 
 /* Runs instruction `in` for the lanes in m (guard already applied). */
 typedef void (*ExecFn)(Exec *x, Warp *w, const SimInst *in, uint32_t m);
@@ -291,6 +296,8 @@ typedef struct {
      * unified cache the carveout gave the launch (device_sim.c) */
     const ArchProfile *arch;
     size_t l1_bytes, smem_carveout;
+    int threads;              /* > 1: the launch's SMs may run on this many threads
+                                 (exec_par.c), with the results of one */
 } ExecOptions;
 
 /* The block slots a launch of nblocks blocks lays out (resident at once,
@@ -352,6 +359,10 @@ struct Exec {
     uint64_t printf_limit;    /* ExecOptions.printf_limit */
     struct ExecPrint *prints;
     size_t n_prints, cap_prints;
+    /* one launch's SMs on several threads (exec_par.c) */
+    ExecPar *par;             /* the launch's: set while an attempt runs, else NULL */
+    ExecParChunk *pchunk;     /* a chunk's copy of the Exec: the chunk it runs, else NULL */
+    MemAlloc *mlast;          /* a chunk's own memory of its last global lookup */
 };
 
 /* ---- operand access ---------------------------------------------------- */
@@ -556,8 +567,44 @@ bool exec_barrier_try_release(Exec *x, Block *b, int id);
 int exec_view_call(Exec *x, Warp *w);
 
 /* ---- scheduling (exec_sched.c) ----------------------------------------- */
-/* Run the whole grid: dispatch blocks to SMs, issue cycle by cycle, retire. */
-void exec_sched_run(Exec *x);
+/* Run the whole grid: dispatch blocks to SMs, issue cycle by cycle, retire.
+ * threads > 1: try the rounds on that many threads (exec_par_begin); the
+ * caller ends the attempt with exec_par_end, and runs the launch again
+ * when it was abandoned. */
+void exec_sched_run(Exec *x, int threads);
+
+/* ---- one launch's SMs on several threads (exec_par.c) --------------------- */
+/* Runs SM sm for its part of a round, to the cycle limit (exec_sched.c). */
+typedef void (*ExecParSlice)(Exec *x, SimSM *sm, uint64_t limit);
+typedef struct {
+    int threads;              /* threads that ran the launch's rounds */
+    uint64_t rounds, rounds_parallel; /* rounds, and those cut into several chunks */
+    uint64_t pages_saved;     /* pages of global memory saved before a write */
+    bool abandoned;           /* the attempt was given up: run the launch again serially */
+    char why[96];             /* why */
+} ExecParReport;
+/* Start running the launch's rounds on `threads` threads (workers started
+ * here); false when the launch must run serially (one thread asked, one SM,
+ * or anything shared between SMs: see exec_par.c's banner) -- then x->par
+ * stays NULL. */
+bool exec_par_begin(Exec *x, int threads, ExecParSlice slice);
+/* One round: SMs act[0..nact) in chunks side by side, each to limit; *end
+ * raised to the furthest clock reached.  false: the attempt was abandoned
+ * (the round's effects are not the serial run's); stop the launch. */
+bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t *end);
+/* Stop the workers and free the attempt, filling *rep (may be NULL).  true
+ * when it was abandoned: global memory is back as it was before the launch,
+ * and the caller runs the launch again with x->par NULL. */
+bool exec_par_end(Exec *x, ExecParReport *rep);
+/* In a chunk (x->pchunk): lanes read (write false) or wrote size bytes of
+ * global memory at a. */
+void exec_par_note(Exec *x, uint64_t a, uint64_t size, bool write);
+/* In a chunk, before writing size bytes at a in allocation al: the pages
+ * are saved.  false when memory ran out (the write must not happen). */
+bool exec_par_write(Exec *x, const MemAlloc *al, uint64_t a, uint64_t size);
+/* In a chunk: exec_atomic_log's work, into the chunk's own log. */
+void exec_par_atomic_log(Exec *x, Warp *w, int lane, const char *space, uint64_t addr, uint64_t old,
+                         uint64_t val);
 
 /* ---- warp-synchronous instructions (exec_sync.c) ------------------------ */
 /* Lanes em of w reached warp-synchronous instruction in.  true: execute it

@@ -33,6 +33,13 @@ static uint8_t *fault_range(Exec *x, Warp *w, const SimInst *in, int l, int sp, 
     return NULL;
 }
 
+/* The global allocation holding [a, a+size): a chunk of SMs on a thread of
+ * its own (exec_par.c) looks up with its own cache, as threads look up at once. */
+static inline MemAlloc *global_find(Exec *x, uint64_t a, uint64_t size)
+{
+    return x->pchunk ? mem_find_at(x->mem, &x->mlast, a, size) : mem_find(x->mem, a, size);
+}
+
 uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t a,
                    unsigned size, bool write)
 {
@@ -62,7 +69,14 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp, uint64_t 
     int tid = exec_tid(w, l);
     switch (sp) {
     case PTX_SPACE_GLOBAL: {
-        MemAlloc *al = mem_find(x->mem, a, size);
+        MemAlloc *al = global_find(x, a, size);
+        if (al && x->pchunk) { /* SMs on several threads: note it, save before writing */
+            if (write && !exec_par_write(x, al, a, size)) {
+                exec_fault(x, w, in, l, "unsupported", a, "out of memory saving global memory for the SMs' threads");
+                return NULL;
+            }
+            exec_par_note(x, a, size, write);
+        }
         if (al)
             return al->host + (a - al->addr);
         MemAlloc *n = mem_nearest(x->mem, a);
@@ -161,6 +175,20 @@ static inline uint64_t lane_addr(Exec *x, Warp *w, const SimInst *in, int l)
     return a + (uint64_t)in->off;
 }
 
+/* A chunk's warp access of lanes m to allocation al: the bytes noted, and
+ * the pages saved first when it writes; false when they could not be. */
+static bool par_region(Exec *x, const MemAlloc *al, uint32_t m, const uint64_t addr[WARP], unsigned size,
+                       bool write)
+{
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        if (write && !exec_par_write(x, al, addr[l], size))
+            return false;
+        exec_par_note(x, addr[l], size, write);
+    }
+    return true;
+}
+
 /* ---- the whole-warp fast path ---------------------------------------------
  * Most accesses of a warp are aligned and fall in one region: one global
  * allocation, the block's shared memory, the parameter buffer or the
@@ -205,9 +233,11 @@ static bool region_of(Exec *x, Warp *w, const SimInst *in, uint32_t m, unsigned 
     uint64_t limit;
     switch (sp) {
     case PTX_SPACE_GLOBAL: {
-        MemAlloc *al = mem_find(x->mem, lo, hi - lo + size);
+        MemAlloc *al = global_find(x, lo, hi - lo + size);
         if (!al)
             return false;
+        if (x->pchunk && !par_region(x, al, m, addr, size, write))
+            return false; /* the lane by lane path faults */
         rg->host = al->host;
         rg->addr = al->addr;
         return true;

@@ -110,6 +110,10 @@ void exec_atomic_log(Exec *x, Warp *w, int lane, int space, uint64_t addr, uint6
     if (space == PTX_SPACE_SHARED && addr >= MEM_SHARED_WIN)
         addr -= MEM_SHARED_WIN;
     const char *sp = space == PTX_SPACE_SHARED ? "shared" : "global";
+    if (x->pchunk) { /* SMs on several threads: the chunk's own log (exec_par.c) */
+        exec_par_atomic_log(x, w, lane, sp, addr, old, val);
+        return;
+    }
     for (int i = 0; i < n; i++)
         if (x->alog[i].addr == addr && !strcmp(x->alog[i].space, sp)) {
             lg = &x->alog[i];

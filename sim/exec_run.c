@@ -281,6 +281,31 @@ static bool over_memory_limit(Exec *x, const ExecArena *shape, uint64_t limit)
     return true;
 }
 
+/* Every SM empty and every block slot free, its warps' special registers
+ * set: before a launch runs, and before it runs again (exec_par.c). */
+static void slots_reset(Exec *x, int dev_nsm)
+{
+    for (int s = 0; s < x->nsm; s++) {
+        SimSM *sm = &x->sms[s];
+        sm->first_slot = s * x->per_sm;
+        sm->live = sm->nwl = 0;
+        sm->now = 0;
+        sm->free_at = 0;
+        sm->finishing = 0;
+        memset(sm->last, 0, sizeof sm->last);
+        memset(sm->busy, 0, sizeof sm->busy);
+    }
+    for (int i = 0; i < x->nslots; i++) {
+        Block *b = &x->blocks[i];
+        b->sm = i / x->per_sm;
+        b->live = false;
+        b->cl = NULL; /* an arena's block may still name an earlier launch's cluster */
+        b->crank = 0;
+        for (int k = 0; k < x->nwarps; k++)
+            warp_setup(x, b, &b->warps[k], k, dev_nsm);
+    }
+}
+
 int exec_resident_slots(int nsm, int blocks_per_sm, uint64_t nblocks, int csize, int *sms, int *per_sm)
 {
     int n = nsm > 0 ? nsm : 1, per = blocks_per_sm > 0 ? blocks_per_sm : 1;
@@ -369,25 +394,7 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.arena = ar;
     x.blocks = ar->blocks;
     x.sms = ar->sms;
-    for (int s = 0; s < x.nsm; s++) {
-        SimSM *sm = &x.sms[s];
-        sm->first_slot = s * x.per_sm;
-        sm->live = sm->nwl = 0;
-        sm->now = 0;
-        sm->free_at = 0;
-        sm->finishing = 0;
-        memset(sm->last, 0, sizeof sm->last);
-        memset(sm->busy, 0, sizeof sm->busy);
-    }
-    for (int i = 0; i < x.nslots; i++) {
-        Block *b = &x.blocks[i];
-        b->sm = i / x.per_sm;
-        b->live = false;
-        b->cl = NULL; /* an arena's block may still name an earlier launch's cluster */
-        b->crank = 0;
-        for (int k = 0; k < x.nwarps; k++)
-            warp_setup(&x, b, &b->warps[k], k, opt->nsm > 0 ? opt->nsm : 1);
-    }
+    slots_reset(&x, opt->nsm > 0 ? opt->nsm : 1);
     stats->timing.on = false; /* a stats record reused from a timed launch */
     if (cfg->timing && !timing_launch_begin(&x, opt)) /* timing hook */
         goto done;
@@ -396,7 +403,33 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     stats->threads = (uint64_t)x.nthreads * x.nblocks;
-    exec_sched_run(&x);
+    stats->sm_threads_note[0] = '\0';
+    DeviceStats before = *stats;
+    int n_alog = x.n_alog ? *x.n_alog : 0;
+    exec_sched_run(&x, opt->threads);
+    ExecParReport rep = {.threads = 1};
+    bool tried = x.par != NULL;
+    if (x.par && exec_par_end(&x, &rep)) {
+        /* abandoned (exec_par.c): global memory is as it was; again on one thread */
+        *stats = before;
+        if (x.n_alog)
+            *x.n_alog = n_alog;
+        memset(fault, 0, sizeof *fault);
+        x.faulted = false;
+        x.next_block = 0;
+        x.cycle = x.end_cycle = 0;
+        x.rng = cfg->seed ^ 0x5741525053494dull;
+        x.atom_flip = 0;
+        for (int i = 0; i < x.nslots; i++)
+            exec_async_block_end(&x, &x.blocks[i]);
+        slots_reset(&x, opt->nsm > 0 ? opt->nsm : 1);
+        exec_sched_run(&x, 1);
+        snprintf(stats->sm_threads_note, sizeof stats->sm_threads_note,
+                 "tried on %d threads, ran again on one after round %llu: %s", rep.threads,
+                 (unsigned long long)rep.rounds, rep.why);
+        rep.threads = 1;
+    }
+    stats->sm_threads = tried ? rep.threads : 1;
     clock_gettime(CLOCK_MONOTONIC, &t1);
     stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     stats->cycles = x.cycle;

@@ -25,7 +25,12 @@
  * picks (timing_pick: a ready warp, greedy then round robin), a warp issues one
  * instruction per turn (timing_issue), idle cycles are skipped
  * (timing_next_cycle) and slices are short (TIMING_SLICE) so SMs stay
- * close in modelled time.  Hooks are marked "timing hook". */
+ * close in modelled time.  Hooks are marked "timing hook".
+ *
+ * With several threads (exec_par.c) a round's SMs run side by side in
+ * chunks, each chunk's SMs in this order, when nothing but global memory
+ * is shared between SMs and the chunks touch no common bytes; otherwise
+ * the launch runs again here on one thread. */
 #include "exec_cluster.h"
 #include "exec_int.h"
 
@@ -307,6 +312,26 @@ static bool sm_cycle(Exec *x, SimSM *sm)
     return x->next_block < x->nblocks;
 }
 
+/* SM sm runs until its clock reaches limit, it holds no block, or a block
+ * retired while others wait (the next block goes where room appeared
+ * first: dispatch_free, between rounds).  A round runs it for each active
+ * SM, here or through exec_par.c. */
+static void sm_slice(Exec *x, SimSM *sm, uint64_t limit)
+{
+    while (sm->now < limit && sm->live && !x->faulted) {
+        x->cycle = sm->now;
+        bool freed = sm_cycle(x, sm);
+        if (x->tm) { /* timing hook: skip idle cycles, not past the slice (traces) */
+            uint64_t next = timing_next_cycle(x, sm);
+            sm->now = next < limit ? next : limit;
+        } else {
+            sm->now++;
+        }
+        if (freed)
+            break;
+    }
+}
+
 /* Give waiting blocks to free slots, earliest freed first (then lowest
  * SM): hardware's dispatcher hands the next block to the first SM with
  * room.  Every SM ran at least as far as the earliest free slot, so no SM
@@ -351,8 +376,10 @@ static int active_sms(Exec *x, int *act)
     return n;
 }
 
-void exec_sched_run(Exec *x)
+void exec_sched_run(Exec *x, int threads)
 {
+    if (threads > 1)
+        exec_par_begin(x, threads, sm_slice);
     /* first wave: breadth-first over the SMs (clusters: over the GPCs) */
     for (int k = 0; k < x->per_sm && !x->cl; k++)
         for (int s = 0; s < x->nsm && x->next_block < x->nblocks; s++)
@@ -381,25 +408,16 @@ void exec_sched_run(Exec *x)
         trace_writer_hold(x->trace, true);
     while (nact && !x->faulted) {
         uint64_t round_end = c0 + slice;
+        if (x->par && !exec_par_round(x, act, nact, round_end, &end))
+            break; /* abandoned: exec_launch runs the launch again on one thread */
         int rot = randomized ? (int)exec_rand_below(x, (uint32_t)nact) : 0;
-        for (int i = 0; i < nact && !x->faulted; i++) {
+        for (int i = 0; i < nact && !x->faulted && !x->par; i++) {
             SimSM *sm = &x->sms[act[(i + rot) % nact]];
             /* random: SMs interleave at random points too */
             uint64_t limit = randomized ? sm->now + 1 + exec_rand_below(x, (uint32_t)slice) : round_end;
             if (limit > round_end)
                 limit = round_end;
-            while (sm->now < limit && sm->live && !x->faulted) {
-                x->cycle = sm->now;
-                bool freed = sm_cycle(x, sm);
-                if (x->tm) { /* timing hook: skip idle cycles, not past the slice (traces) */
-                    uint64_t next = timing_next_cycle(x, sm);
-                    sm->now = next < limit ? next : limit;
-                } else {
-                    sm->now++;
-                }
-                if (freed)
-                    break; /* the next block goes where room appeared first */
-            }
+            sm_slice(x, sm, limit);
             if (sm->now > end)
                 end = sm->now;
         }

@@ -138,7 +138,7 @@ uint64_t mem_heap_used(const Memory *m)
     return m->heap_used;
 }
 
-static int find_below(Memory *m, uint64_t addr)
+static int find_below(const Memory *m, uint64_t addr)
 {
     int lo = 0, hi = m->n - 1, best = -1;
     while (lo <= hi) {
@@ -153,9 +153,9 @@ static int find_below(Memory *m, uint64_t addr)
     return best;
 }
 
-MemAlloc *mem_find(Memory *m, uint64_t addr, uint64_t size)
+MemAlloc *mem_find_at(const Memory *m, MemAlloc **last, uint64_t addr, uint64_t size)
 {
-    MemAlloc *x = m->last;
+    MemAlloc *x = *last;
     if (x && addr >= x->addr && addr - x->addr <= x->size && size <= x->size - (addr - x->addr))
         return x;
     int i = find_below(m, addr);
@@ -163,10 +163,15 @@ MemAlloc *mem_find(Memory *m, uint64_t addr, uint64_t size)
         return NULL;
     x = m->a[i];
     if (addr - x->addr <= x->size && size <= x->size - (addr - x->addr)) {
-        m->last = x;
+        *last = x;
         return x;
     }
     return NULL;
+}
+
+MemAlloc *mem_find(Memory *m, uint64_t addr, uint64_t size)
+{
+    return mem_find_at(m, &m->last, addr, size);
 }
 
 MemAlloc *mem_nearest(Memory *m, uint64_t addr)

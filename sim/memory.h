@@ -70,6 +70,11 @@ uint64_t mem_heap_used(const Memory *m);
 /* The allocation that holds [addr, addr+size), or NULL.  Fast for repeated
  * hits on the same allocation. */
 MemAlloc *mem_find(Memory *m, uint64_t addr, uint64_t size);
+/* The same lookup, remembering the last hit in *last (the caller's, NULL
+ * at first) instead of in m: threads that look up in one Memory at once,
+ * while nobody allocates or frees, each pass their own.  *last must be
+ * forgotten (set to NULL) when allocations may have been freed. */
+MemAlloc *mem_find_at(const Memory *m, MemAlloc **last, uint64_t addr, uint64_t size);
 /* The allocation nearest below addr (for fault messages), or NULL. */
 MemAlloc *mem_nearest(Memory *m, uint64_t addr);
 

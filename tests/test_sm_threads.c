@@ -1,0 +1,323 @@
+/* test_sm_threads.c: one launch's SMs on several threads (sim/exec_par.c,
+ * device_set_threads) give exactly what one thread gives -- every buffer,
+ * every statistic, the fault and the atomic log -- both when the SMs run
+ * side by side to the end (blocks that share nothing in global memory) and
+ * when the launch has to run again on one thread (blocks meeting at an
+ * atomic counter or in each other's words, a fault, the instruction
+ * budget), and global memory written before running again is put back.
+ * Also every lesson's launches through `warpsim run --threads`. */
+#include "harness.h"
+
+#include "grade_fixture.h"
+
+#define KERNELS "tests/kernels/sm_threads.ptx"
+
+/* What one launch left: its buffers (their bytes, concatenated), stats,
+ * fault, status and atomic log. */
+typedef struct {
+    uint8_t *bytes;
+    size_t len;
+    DeviceStats stats;
+    DeviceFault fault;
+    SimStatus st;
+    int n_alog;
+    DeviceAtomicLog alog[DEVICE_ATOMIC_LOG_ADDRS];
+} Outcome;
+
+/* A launch's buffers: initial contents, and which are arguments. */
+typedef struct {
+    const void *init[4];
+    size_t bytes[4];
+    int nbuf;
+    int32_t ints[2];   /* scalar arguments after the buffers */
+    int nints;
+} Args;
+
+static Outcome launch_with(int threads, const char *kernel, unsigned grid, unsigned block, const Args *a,
+                           uint64_t budget)
+{
+    Outcome o;
+    memset(&o, 0, sizeof o);
+    device_set_threads(dev, threads);
+    DeviceModule *m = load_file(KERNELS);
+    DevicePtr p[4];
+    void *args[6];
+    int n = 0;
+    for (int i = 0; i < a->nbuf; i++) {
+        p[i] = up(a->init[i], a->bytes[i]);
+        args[n++] = &p[i];
+    }
+    for (int i = 0; i < a->nints; i++)
+        args[n++] = (void *)&a->ints[i];
+    DeviceLaunch cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.grid = (DeviceDim3){grid, 1, 1};
+    cfg.block = (DeviceDim3){block, 1, 1};
+    cfg.inst_budget = budget;
+    SimError err;
+    o.st = device_launch(m, kernel, &cfg, args, &o.stats, &o.fault, &err);
+    if (o.st != SIM_OK && o.st != SIM_ERR_FAULT)
+        fail_msg("%s: %s", kernel, err.msg);
+    for (int i = 0; i < a->nbuf; i++)
+        o.len += a->bytes[i];
+    o.bytes = malloc(o.len);
+    assert_non_null(o.bytes);
+    size_t at = 0;
+    for (int i = 0; i < a->nbuf; i++) {
+        down(o.bytes + at, p[i], a->bytes[i]);
+        at += a->bytes[i];
+        device_free(dev, p[i], &err);
+    }
+    o.n_alog = device_atomic_log_count(dev);
+    for (int i = 0; i < o.n_alog; i++)
+        o.alog[i] = *device_atomic_log(dev, i);
+    device_set_threads(dev, 1);
+    return o;
+}
+
+/* Every field but the host's time and the thread count itself. */
+static void stats_equal(const char *kernel, DeviceStats one, DeviceStats many)
+{
+    one.seconds = many.seconds = 0;
+    one.sm_threads = many.sm_threads = 0;
+    memset(one.sm_threads_note, 0, sizeof one.sm_threads_note);
+    memset(many.sm_threads_note, 0, sizeof many.sm_threads_note);
+    if (memcmp(&one, &many, sizeof one))
+        fail_msg("%s: statistics differ: %llu/%llu warp insts, %llu/%llu blocks, %llu/%llu cycles", kernel,
+                 (unsigned long long)one.warp_insts, (unsigned long long)many.warp_insts,
+                 (unsigned long long)one.blocks, (unsigned long long)many.blocks,
+                 (unsigned long long)one.cycles, (unsigned long long)many.cycles);
+}
+
+/* The launch with 1 thread and with `threads`: everything the same.
+ * Returns the many-thread outcome's thread count and note in *used, note. */
+static int same_as_one(const char *kernel, unsigned grid, unsigned block, const Args *a, uint64_t budget,
+                       int threads, char *note, size_t cap)
+{
+    Outcome one = launch_with(1, kernel, grid, block, a, budget);
+    Outcome many = launch_with(threads, kernel, grid, block, a, budget);
+    assert_int_equal(one.st, many.st);
+    assert_int_equal(one.len, many.len);
+    if (memcmp(one.bytes, many.bytes, one.len)) {
+        size_t k = 0;
+        while (one.bytes[k] == many.bytes[k])
+            k++;
+        fail_msg("%s on %d threads: buffers differ from one thread's at byte %zu", kernel, threads, k);
+    }
+    stats_equal(kernel, one.stats, many.stats);
+    if (memcmp(&one.fault, &many.fault, sizeof one.fault))
+        fail_msg("%s: faults differ: '%s: %s' against '%s: %s'", kernel, one.fault.kind, one.fault.msg,
+                 many.fault.kind, many.fault.msg);
+    assert_int_equal(one.n_alog, many.n_alog);
+    if (memcmp(one.alog, many.alog, (size_t)one.n_alog * sizeof one.alog[0]))
+        fail_msg("%s: the atomic logs differ", kernel);
+    assert_int_equal(one.stats.sm_threads, 1);
+    assert_string_equal(one.stats.sm_threads_note, "");
+    snprintf(note, cap, "%s", many.stats.sm_threads_note);
+    int used = many.stats.sm_threads;
+    free(one.bytes);
+    free(many.bytes);
+    return used;
+}
+
+static float *floats(int n, unsigned seed)
+{
+    float *v = malloc((size_t)n * sizeof *v);
+    assert_non_null(v);
+    for (int i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        v[i] = (float)(seed >> 8) / 16777216.0f - 0.5f;
+    }
+    return v;
+}
+
+static void test_blocks_that_share_nothing_run_on_every_thread(void **s)
+{
+    (void)s;
+    enum { N = 600 * 256 - 77 };
+    float *in = floats(N, 3);
+    Args a = {.init = {in, NULL, NULL}, .bytes = {N * 4, N * 4, 600 * 4}, .nbuf = 3, .ints = {N}, .nints = 1};
+    char note[160];
+    for (int t = 2; t <= 5; t += 3) {
+        assert_int_equal(same_as_one("scale_parts", 600, 256, &a, 0, t, note, sizeof note), t);
+        assert_string_equal(note, "");
+    }
+    free(in);
+}
+
+static void test_shared_memory_atomics_keep_the_serial_atomic_log(void **s)
+{
+    (void)s;
+    enum { N = 300 * 128 };
+    unsigned *in = malloc(N * sizeof *in);
+    assert_non_null(in);
+    for (int i = 0; i < N; i++)
+        in[i] = (unsigned)i * 2654435761u >> 7;
+    Args a = {.init = {in, NULL}, .bytes = {N * 4, 300 * 16 * 4}, .nbuf = 2, .ints = {N}, .nints = 1};
+    char note[160];
+    assert_int_equal(same_as_one("block_hist", 300, 128, &a, 0, 3, note, sizeof note), 3);
+    Outcome o = launch_with(3, "block_hist", 300, 128, &a, 0);
+    assert_true(o.n_alog > 0); /* the log the comparison covered has entries */
+    assert_string_equal(o.alog[0].space, "shared");
+    free(o.bytes);
+    free(in);
+}
+
+static void test_a_shared_counter_runs_again_on_one_thread_and_memory_is_put_back(void **s)
+{
+    (void)s;
+    enum { N = 500 * 256 };
+    float *x = floats(N, 9);
+    char note[160];
+    /* (float *x, int n, unsigned *count): a scalar between buffers */
+    DeviceModule *m = load_file(KERNELS);
+    int n = N;
+    float *got[2];
+    DeviceStats st[2];
+    for (int k = 0; k < 2; k++) {
+        device_set_threads(dev, k ? 4 : 1);
+        DevicePtr px = up(x, N * 4), pc = up(NULL, 4);
+        unsigned zero = 0;
+        SimError err;
+        device_memcpy_htod(dev, pc, &zero, 4, &err);
+        void *args[] = {&px, &n, &pc};
+        DeviceLaunch cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.grid = (DeviceDim3){500, 1, 1};
+        cfg.block = (DeviceDim3){256, 1, 1};
+        DeviceFault f;
+        assert_int_equal(device_launch(m, "double_and_count", &cfg, args, &st[k], &f, &err), SIM_OK);
+        got[k] = malloc(N * 4);
+        assert_non_null(got[k]);
+        down(got[k], px, N * 4);
+        unsigned count;
+        down(&count, pc, 4);
+        assert_int_equal(count, 500);
+        device_free(dev, px, &err);
+        device_free(dev, pc, &err);
+    }
+    device_set_threads(dev, 1);
+    for (int i = 0; i < N; i++)
+        if (got[1][i] != x[i] * 2.0f) /* doubled once, not twice */
+            fail_msg("x[%d] = %g on 4 threads, want %g", i, got[1][i], x[i] * 2.0f);
+    assert_memory_equal(got[0], got[1], N * 4);
+    stats_equal("double_and_count", st[0], st[1]);
+    assert_int_equal(st[1].sm_threads, 1);
+    snprintf(note, sizeof note, "%s", st[1].sm_threads_note);
+    assert_non_null(strstr(note, "tried on 4 threads"));
+    assert_non_null(strstr(note, "same bytes of global memory"));
+    free(got[0]);
+    free(got[1]);
+    free(x);
+}
+
+static void test_blocks_reading_each_others_words_give_the_serial_chain(void **s)
+{
+    (void)s;
+    enum { B = 400 };
+    int *a0 = calloc(B + 1, sizeof *a0);
+    assert_non_null(a0);
+    Args a = {.init = {a0}, .bytes = {(B + 1) * 4}, .nbuf = 1};
+    char note[160];
+    assert_int_equal(same_as_one("chain", B, 32, &a, 0, 4, note, sizeof note), 1);
+    assert_non_null(strstr(note, "same bytes"));
+    free(a0);
+}
+
+static void test_a_fault_is_the_serial_fault(void **s)
+{
+    (void)s;
+    enum { N = 700 * 128 };
+    Args a = {.init = {NULL}, .bytes = {N * 4}, .nbuf = 1, .ints = {N}, .nints = 1};
+    char note[160];
+    assert_int_equal(same_as_one("late_oob", 700, 128, &a, 0, 3, note, sizeof note), 1);
+    assert_non_null(strstr(note, "a fault: out-of-bounds"));
+    Outcome o = launch_with(3, "late_oob", 700, 128, &a, 0);
+    assert_int_equal(o.st, SIM_ERR_FAULT);
+    assert_string_equal(o.fault.kind, "out-of-bounds");
+    free(o.bytes);
+}
+
+static void test_the_budget_stops_where_one_thread_stops(void **s)
+{
+    (void)s;
+    Args a = {.init = {NULL}, .bytes = {4}, .nbuf = 1};
+    char note[160];
+    assert_int_equal(same_as_one("forever", 264, 64, &a, 200000, 2, note, sizeof note), 1);
+    assert_non_null(strstr(note, "budget-exceeded"));
+    Outcome o = launch_with(2, "forever", 264, 64, &a, 200000);
+    assert_string_equal(o.fault.kind, "budget-exceeded");
+    free(o.bytes);
+}
+
+static void test_what_shares_more_than_memory_stays_on_one_thread(void **s)
+{
+    (void)s;
+    /* a random schedule draws from one generator for every SM: one thread,
+     * without trying */
+    enum { N = 300 * 256 };
+    float *in = floats(N, 5);
+    DeviceModule *m = load_file(KERNELS);
+    DevicePtr pi = up(in, N * 4), po = up(NULL, N * 4), pp = up(NULL, 300 * 4);
+    int n = N;
+    void *args[] = {&pi, &po, &pp, &n};
+    DeviceLaunch cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.grid = (DeviceDim3){300, 1, 1};
+    cfg.block = (DeviceDim3){256, 1, 1};
+    cfg.schedule = DEVICE_SCHED_RANDOM;
+    DeviceStats st;
+    DeviceFault f;
+    SimError err;
+    device_set_threads(dev, 4);
+    assert_int_equal(device_launch(m, "scale_parts", &cfg, args, &st, &f, &err), SIM_OK);
+    assert_int_equal(st.sm_threads, 1);
+    assert_string_equal(st.sm_threads_note, "");
+    cfg.schedule = DEVICE_SCHED_ROUNDROBIN;
+    assert_int_equal(device_launch(m, "scale_parts", &cfg, args, &st, &f, &err), SIM_OK);
+    assert_int_equal(st.sm_threads, 4);
+    device_set_threads(dev, 1);
+    assert_int_equal(device_threads(dev), 1);
+    device_set_threads(dev, -3);
+    assert_int_equal(device_threads(dev), 1);
+    free(in);
+}
+
+/* Every launch of every lesson's xcheck.txt through `warpsim run --json`:
+ * the same bytes with --threads 1 and 3 (seconds aside). */
+static void test_every_lesson_launch_is_the_same_on_three_threads(void **s)
+{
+    (void)s;
+    int rc = sh(false,
+                "n=0; bad=0; for f in lessons/[0-9]*/xcheck.txt; do d=$(dirname $f); "
+                "grep -v '^[[:space:]]*#' $f | grep -e '--kernel' | sed 's/^.*--kernel/--kernel/' > build/tests/smt_lines.txt; "
+                "while IFS= read -r line; do n=$((n+1)); "
+                "eval \"%s run $d/kernel.ptx $line --json --quiet --threads 1\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smt1.txt; "
+                "eval \"%s run $d/kernel.ptx $line --json --quiet --threads 3\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smt3.txt; "
+                "cmp -s build/tests/smt1.txt build/tests/smt3.txt || { bad=$((bad+1)); echo \"differs: $d $line\"; }; "
+                "done < build/tests/smt_lines.txt; done; echo \"$n launches, $bad differ\"; [ $bad = 0 ] && [ $n -gt 100 ]",
+                warpsim(), warpsim());
+    if (rc)
+        fail_msg("%s", out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_blocks_that_share_nothing_run_on_every_thread, harness_setup_sim,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_memory_atomics_keep_the_serial_atomic_log, harness_setup_sim,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_a_shared_counter_runs_again_on_one_thread_and_memory_is_put_back,
+                                        harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_blocks_reading_each_others_words_give_the_serial_chain,
+                                        harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_a_fault_is_the_serial_fault, harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_the_budget_stops_where_one_thread_stops, harness_setup_sim,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_what_shares_more_than_memory_stays_on_one_thread, harness_setup_sim,
+                                        harness_teardown),
+        cmocka_unit_test(test_every_lesson_launch_is_the_same_on_three_threads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
