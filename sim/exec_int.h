@@ -363,6 +363,7 @@ struct Exec {
     ExecPar *par;             /* the launch's: set while an attempt runs, else NULL */
     ExecParChunk *pchunk;     /* a chunk's copy of the Exec: the chunk it runs, else NULL */
     MemAlloc *mlast;          /* a chunk's own memory of its last global lookup */
+    const char *par_serial;   /* more threads asked, but one used: why (exec_par_begin) */
 };
 
 /* ---- operand access ---------------------------------------------------- */
@@ -572,6 +573,7 @@ int exec_view_call(Exec *x, Warp *w);
  * caller ends the attempt with exec_par_end, and runs the launch again
  * when it was abandoned. */
 void exec_sched_run(Exec *x, int threads);
+/* (x->par_serial: why exec_par_begin left the launch on one thread.) */
 
 /* ---- one launch's SMs on several threads (exec_par.c) --------------------- */
 /* Runs SM sm for its part of a round, to the cycle limit (exec_sched.c). */
@@ -584,10 +586,11 @@ typedef struct {
     char why[96];             /* why */
 } ExecParReport;
 /* Start running the launch's rounds on `threads` threads (workers started
- * here); false when the launch must run serially (one thread asked, one SM,
- * or anything shared between SMs: see exec_par.c's banner) -- then x->par
+ * here): NULL.  Else why the launch runs on one thread (a static string:
+ * one thread asked, one SM, anything shared between SMs but memory, a
+ * kernel whose blocks would meet: see exec_par.c's banner), and x->par
  * stays NULL. */
-bool exec_par_begin(Exec *x, int threads, ExecParSlice slice);
+const char *exec_par_begin(Exec *x, int threads, ExecParSlice slice);
 /* One round: SMs act[0..nact) in chunks side by side, each to limit; *end
  * raised to the furthest clock reached.  false: the attempt was abandoned
  * (the round's effects are not the serial run's); stop the launch. */

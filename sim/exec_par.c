@@ -340,37 +340,79 @@ static void *worker_main(void *arg)
 
 /* ---- starting and ending ----------------------------------------------------------- */
 
-/* Does the kernel reach a function whose effects are shared by all SMs
- * (printf's output, the device heap)? */
-static bool reaches_shared_calls(const SimProgram *prog, int fidx)
+/* An atomic or reduction that may reach global memory (not .shared). */
+static bool global_atomic(const PtxInst *pi)
+{
+    if (strcmp(pi->opcode, "atom") && strcmp(pi->opcode, "red"))
+        return false;
+    for (int k = 0; k < pi->n_mods; k++)
+        if (!strncmp(pi->mods[k], "shared", 6))
+            return false;
+    return true;
+}
+
+/* Why the kernel should run on one thread without trying, or NULL: it
+ * reaches a function whose effects all SMs share (printf's output, the
+ * device heap), or an atomic on global memory -- whose address, almost
+ * always, blocks on other SMs update too (a counter, a histogram, a
+ * ticket): the attempt would be abandoned at the first round that saw two
+ * of them, after doing that round's work for nothing. */
+static const char *serial_kernel(const SimProgram *prog, int fidx)
 {
     const PtxModule *m = prog->ptx;
     char *seen = calloc((size_t)m->n_funcs + 1, 1);
     if (!seen)
-        return true;
+        return "out of memory";
     exec_mark_reachable(m, fidx, seen);
-    bool any = false;
-    for (int f = 0; f < m->n_funcs && !any; f++)
-        if (seen[f] && m->funcs[f].is_extern)
-            any = !strcmp(m->funcs[f].name, "vprintf") || !strcmp(m->funcs[f].name, "malloc") ||
-                  !strcmp(m->funcs[f].name, "free");
+    const char *why = NULL;
+    for (int f = 0; f < m->n_funcs && !why; f++) {
+        const PtxFunc *fn = &m->funcs[f];
+        if (!seen[f])
+            continue;
+        if (fn->is_extern && (!strcmp(fn->name, "vprintf") || !strcmp(fn->name, "malloc") || !strcmp(fn->name, "free")))
+            why = "printf or malloc";
+        for (int i = 0; i < fn->n_insts && !why; i++)
+            if (global_atomic(&fn->insts[i]))
+                why = "atomics on global memory";
+    }
     free(seen);
-    return any;
+    return why;
 }
 
-bool exec_par_begin(Exec *x, int threads, ExecParSlice slice)
+/* Why a launch runs on one thread without trying, or NULL. */
+static const char *serial_launch(const Exec *x, int threads)
 {
     const DeviceLaunch *c = x->cfg;
-    if (threads < 2 || x->nsm < 2 || x->tm || x->trace || x->race || x->cl || x->coop_ws || c->on_issue ||
-        c->schedule != DEVICE_SCHED_ROUNDROBIN ||
-        (c->atomic_order != DEVICE_ATOMIC_LANE && c->atomic_order != DEVICE_ATOMIC_REVERSE) ||
-        reaches_shared_calls(x->prog, x->fidx))
-        return false;
+    if (threads < 2)
+        return "one thread asked for";
+    if (x->nsm < 2)
+        return "one SM";
+    if (x->tm)
+        return "the timing model (SMs share its L2 and DRAM)";
+    if (x->trace)
+        return "a trace (one stream of events)";
+    if (x->race)
+        return "race checking (one shadow of memory)";
+    if (x->cl || x->coop_ws)
+        return x->cl ? "clusters (SMs share distributed shared memory)" : "a cooperative launch";
+    if (c->on_issue)
+        return "the stepper";
+    if (c->schedule != DEVICE_SCHED_ROUNDROBIN ||
+        (c->atomic_order != DEVICE_ATOMIC_LANE && c->atomic_order != DEVICE_ATOMIC_REVERSE))
+        return "a random or adversarial schedule or atomic order (one random sequence for every SM)";
+    return serial_kernel(x->prog, x->fidx);
+}
+
+const char *exec_par_begin(Exec *x, int threads, ExecParSlice slice)
+{
+    const char *why = serial_launch(x, threads);
+    if (why)
+        return why;
     if (threads > x->nsm)
         threads = x->nsm;
     ExecPar *p = calloc(1, sizeof *p);
     if (!p)
-        return false;
+        return "out of memory";
     p->x = x;
     p->threads = threads;
     p->slice = slice;
@@ -381,7 +423,7 @@ bool exec_par_begin(Exec *x, int threads, ExecParSlice slice)
         free(p->chunks);
         free(p->tid);
         free(p);
-        return false;
+        return "out of memory";
     }
     pthread_mutex_init(&p->mu, NULL);
     pthread_mutex_init(&p->save_mu, NULL);
@@ -393,7 +435,7 @@ bool exec_par_begin(Exec *x, int threads, ExecParSlice slice)
         p->started++;
     }
     x->par = p;
-    return true;
+    return NULL;
 }
 
 bool exec_par_end(Exec *x, ExecParReport *rep)

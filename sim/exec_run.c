@@ -430,6 +430,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         rep.threads = 1;
     }
     stats->sm_threads = tried ? rep.threads : 1;
+    if (!tried && x.par_serial && opt->threads > 1)
+        snprintf(stats->sm_threads_note, sizeof stats->sm_threads_note, "%s", x.par_serial);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     stats->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
     stats->cycles = x.cycle;

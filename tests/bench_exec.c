@@ -5,9 +5,10 @@
  * second on one core, checks the results, and prints "NAME: X M warp
  * instructions/s" from DeviceStats -- beside the same work written in plain
  * C and compiled here, so the distance to the machine's own speed is on
- * every run.  Then the same launches side by side on 1 and N worker threads
- * (pool.h, as explore and grade run them; N from WARPSIM_THREADS or the
- * cores).  Not a cmocka test: `make bench` runs it from the repository
+ * every run.  Each kernel's launch also runs with its SMs on N threads
+ * (device_set_threads), and the native ratio is given for both.  Then the
+ * reduction launched 8 times side by side on 1 and N worker threads (pool.h,
+ * as explore and grade run them).  N is WARPSIM_THREADS, else the cores.  Not a cmocka test: `make bench` runs it from the repository
  * root; an argument (alu, reduce, copy, sum_reduce, threads) runs one part
  * only, for profiling.  Exit status 1 when a launch fails or a result is
  * wrong. */
@@ -93,13 +94,60 @@ static DeviceStats bench(const char *label, const char *kernel, unsigned grid, u
     return untimed;
 }
 
-/* The native version took secs (best of its runs): print the distance. */
-static void native_line(const DeviceStats *st, double secs)
+/* Launches of each kernel by one_launch_threads(). */
+#define THREADED_RUNS 2
+
+/* The same launch untimed with its SMs on the default thread count
+ * (WARPSIM_THREADS, else the cores; device_set_threads), twice: its rate
+ * beside one thread's (one, from bench()).  Returns the second run's stats. */
+static DeviceStats one_launch_threads(const char *label, const char *kernel, unsigned grid, unsigned block,
+                                      void **args, const DeviceStats *one)
 {
-    double ratio = st->seconds / secs;
+    int n = 1;
+    char msg[200];
+    if (!pool_threads_default(&n, msg, sizeof msg))
+        n = 1;
+    SimError err;
+    DeviceStats st;
+    DeviceFault f;
+    memset(&st, 0, sizeof st);
+    const char *entry = device_find_kernel(mod, kernel, &err);
+    DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}};
+    device_set_threads(dev, n);
+    for (int run = 0; run < THREADED_RUNS; run++) {
+        double c0 = cpu_now();
+        if (!entry || device_launch(mod, entry, &cfg, args, &st, &f, &err) != SIM_OK) {
+            fprintf(stderr, "bench: %s: %s%s\n", kernel, err.msg, f.faulted ? f.msg : "");
+            exit(1);
+        }
+        double cpu = cpu_now() - c0;
+        printf("%s, one launch's SMs on %d threads%s: %.1f M warp instructions/s (%.3f s; %.1f M/s of CPU time): "
+               "%.2fx one thread's speed; ran on %d thread%s%s%s%s\n",
+               label, n, run ? ", again" : "", (double)st.warp_insts / st.seconds * 1e-6, st.seconds,
+               (double)st.warp_insts / cpu * 1e-6, one->seconds / st.seconds, st.sm_threads,
+               st.sm_threads == 1 ? "" : "s", st.sm_threads_note[0] ? " (" : "", st.sm_threads_note,
+               st.sm_threads_note[0] ? ")" : "");
+    }
+    device_set_threads(dev, 1);
+    if (st.warp_insts != one->warp_insts || st.cycles != one->cycles) {
+        fprintf(stderr, "bench: %s: %d threads ran %llu warp instructions in %llu cycles, one thread %llu in %llu\n",
+                kernel, n, (unsigned long long)st.warp_insts, (unsigned long long)st.cycles,
+                (unsigned long long)one->warp_insts, (unsigned long long)one->cycles);
+        exit(1);
+    }
+    fflush(stdout);
+    return st;
+}
+
+/* The native version took secs (best of its runs): print the distance, for
+ * one thread and for the launch on several (many). */
+static void native_line(const DeviceStats *st, const DeviceStats *many, double secs)
+{
+    double ratio = st->seconds / secs, rmany = many->seconds / secs;
     printf("  native C, the same work compiled here (thread after thread, one core): %.3f ms (%.0f M "
-           "warp-instruction equivalents/s); the simulator takes %.*fx as long\n",
-           secs * 1e3, (double)st->warp_insts / secs * 1e-6, ratio < 10 ? 2 : 0, ratio);
+           "warp-instruction equivalents/s); the simulator takes %.*fx as long on one thread, %.*fx on %d\n",
+           secs * 1e3, (double)st->warp_insts / secs * 1e-6, ratio < 10 ? 2 : 0, ratio, rmany < 10 ? 2 : 0, rmany,
+           many->sm_threads);
     fflush(stdout);
 }
 
@@ -320,12 +368,14 @@ int main(int argc, char **argv)
         DevicePtr out = dalloc(G * B * 4, NULL), uout = dalloc(G * B * 4, NULL);
         int iters = 4000;
         DeviceStats st = bench("alu (fma + integer loop)", "bench_alu", G, B, (void *[]){&out, &uout, &iters});
+        DeviceStats stn = one_launch_threads("alu (fma + integer loop)", "bench_alu", G, B,
+                                             (void *[]){&out, &uout, &iters}, &st);
         float *fo = malloc(G * B * 4), *fn = malloc(G * B * 4);
         unsigned *uo = malloc(G * B * 4), *un = malloc(G * B * 4);
         device_memcpy_dtoh(dev, fo, out, G * B * 4, &err);
         device_memcpy_dtoh(dev, uo, uout, G * B * 4, &err);
         BEST_OF(3, secs, native_alu(G * B, iters, fn, un));
-        native_line(&st, secs);
+        native_line(&st, &stn, secs);
         if (memcmp(fo, fn, G * B * 4) || memcmp(uo, un, G * B * 4)) {
             fprintf(stderr, "bench: alu: the simulator and native C disagree\n");
             bad = 1;
@@ -345,9 +395,11 @@ int main(int argc, char **argv)
         DevicePtr din = dalloc(N * 4, in), dout = dalloc(G * 4, NULL);
         int nn = N;
         DeviceStats st = bench("reduce (shared memory)", "bench_reduce", G, B, (void *[]){&din, &dout, &nn});
+        DeviceStats stn =
+            one_launch_threads("reduce (shared memory)", "bench_reduce", G, B, (void *[]){&din, &dout, &nn}, &st);
         device_memcpy_dtoh(dev, res, dout, G * 4, &err);
         BEST_OF(5, secs, native_reduce(in, nat, N, G, B));
-        native_line(&st, secs);
+        native_line(&st, &stn, secs);
         for (int g = 0; g < G && !bad; g++)
             if (res[g] != nat[g]) {
                 fprintf(stderr, "bench: reduce block %d: %d, want %d\n", g, res[g], nat[g]);
@@ -367,9 +419,11 @@ int main(int argc, char **argv)
         DevicePtr din = dalloc((size_t)N4 * 16, in), dout = dalloc((size_t)N4 * 16, NULL);
         int nn = N4;
         DeviceStats st = bench("copy (int4, grid-stride)", "bench_copy", 1024, 256, (void *[]){&din, &dout, &nn});
+        DeviceStats stn = one_launch_threads("copy (int4, grid-stride)", "bench_copy", 1024, 256,
+                                             (void *[]){&din, &dout, &nn}, &st);
         device_memcpy_dtoh(dev, back, dout, (size_t)N4 * 16, &err);
         BEST_OF(3, secs, native_copy(in, nat, N4));
-        native_line(&st, secs);
+        native_line(&st, &stn, secs);
         if (memcmp(in, back, (size_t)N4 * 16) || memcmp(in, nat, (size_t)N4 * 16)) {
             fprintf(stderr, "bench: copy mismatch\n");
             bad = 1;
@@ -388,11 +442,14 @@ int main(int argc, char **argv)
         DevicePtr da = dalloc(N * 4, a), ds = dalloc(4, &s);
         DeviceStats st = bench("sum_reduce (seed 003: shared staging, thread 0 sums, one atomic per block)",
                                "bench_sum_reduce", G, B, (void *[]){&da, &ds});
-        device_memcpy_dtoh(dev, &s, ds, 4, &err); /* BENCH_RUNS launches: as many times the sum */
+        DeviceStats stn = one_launch_threads("sum_reduce (seed 003)", "bench_sum_reduce", G, B,
+                                             (void *[]){&da, &ds}, &st);
+        device_memcpy_dtoh(dev, &s, ds, 4, &err); /* every launch adds the sum once more */
         BEST_OF(5, secs, (nat = 0, native_sum_reduce(a, &nat, G, B)));
-        native_line(&st, secs);
-        if (fabsf(s - BENCH_RUNS * nat) > 1e-4f * fabsf(BENCH_RUNS * nat)) {
-            fprintf(stderr, "bench: sum_reduce: %g, want %g\n", (double)s, (double)(BENCH_RUNS * nat));
+        native_line(&st, &stn, secs);
+        float want = (BENCH_RUNS + THREADED_RUNS) * nat;
+        if (fabsf(s - want) > 1e-4f * fabsf(want)) {
+            fprintf(stderr, "bench: sum_reduce: %g, want %g\n", (double)s, (double)want);
             bad = 1;
         }
         free(a);

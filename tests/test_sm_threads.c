@@ -163,16 +163,17 @@ static void test_shared_memory_atomics_keep_the_serial_atomic_log(void **s)
     free(in);
 }
 
-static void test_a_shared_counter_runs_again_on_one_thread_and_memory_is_put_back(void **s)
+/* kernel(float *x, int n, unsigned *counter) on 1 thread and on 4: x
+ * doubled once, the counter's value and the statistics the same; the
+ * 4-thread launch's note in note. */
+static void doubled_once(const char *kernel, char *note, size_t cap)
 {
-    (void)s;
     enum { N = 500 * 256 };
     float *x = floats(N, 9);
-    char note[160];
-    /* (float *x, int n, unsigned *count): a scalar between buffers */
     DeviceModule *m = load_file(KERNELS);
     int n = N;
     float *got[2];
+    unsigned counter[2];
     DeviceStats st[2];
     for (int k = 0; k < 2; k++) {
         device_set_threads(dev, k ? 4 : 1);
@@ -186,29 +187,43 @@ static void test_a_shared_counter_runs_again_on_one_thread_and_memory_is_put_bac
         cfg.grid = (DeviceDim3){500, 1, 1};
         cfg.block = (DeviceDim3){256, 1, 1};
         DeviceFault f;
-        assert_int_equal(device_launch(m, "double_and_count", &cfg, args, &st[k], &f, &err), SIM_OK);
+        assert_int_equal(device_launch(m, kernel, &cfg, args, &st[k], &f, &err), SIM_OK);
         got[k] = malloc(N * 4);
         assert_non_null(got[k]);
         down(got[k], px, N * 4);
-        unsigned count;
-        down(&count, pc, 4);
-        assert_int_equal(count, 500);
+        down(&counter[k], pc, 4);
         device_free(dev, px, &err);
         device_free(dev, pc, &err);
     }
     device_set_threads(dev, 1);
     for (int i = 0; i < N; i++)
         if (got[1][i] != x[i] * 2.0f) /* doubled once, not twice */
-            fail_msg("x[%d] = %g on 4 threads, want %g", i, got[1][i], x[i] * 2.0f);
+            fail_msg("%s: x[%d] = %g on 4 threads, want %g", kernel, i, got[1][i], x[i] * 2.0f);
     assert_memory_equal(got[0], got[1], N * 4);
-    stats_equal("double_and_count", st[0], st[1]);
+    assert_int_equal(counter[0], counter[1]);
+    stats_equal(kernel, st[0], st[1]);
     assert_int_equal(st[1].sm_threads, 1);
-    snprintf(note, sizeof note, "%s", st[1].sm_threads_note);
-    assert_non_null(strstr(note, "tried on 4 threads"));
-    assert_non_null(strstr(note, "same bytes of global memory"));
+    snprintf(note, cap, "%s", st[1].sm_threads_note);
     free(got[0]);
     free(got[1]);
     free(x);
+}
+
+static void test_a_shared_counter_runs_again_on_one_thread_and_memory_is_put_back(void **s)
+{
+    (void)s;
+    char note[160];
+    doubled_once("double_and_tally", note, sizeof note);
+    assert_non_null(strstr(note, "tried on 4 threads"));
+    assert_non_null(strstr(note, "same bytes of global memory"));
+}
+
+static void test_a_kernel_with_global_atomics_stays_on_one_thread_without_trying(void **s)
+{
+    (void)s;
+    char note[160];
+    doubled_once("double_and_count", note, sizeof note);
+    assert_string_equal(note, "atomics on global memory");
 }
 
 static void test_blocks_reading_each_others_words_give_the_serial_chain(void **s)
@@ -272,7 +287,7 @@ static void test_what_shares_more_than_memory_stays_on_one_thread(void **s)
     device_set_threads(dev, 4);
     assert_int_equal(device_launch(m, "scale_parts", &cfg, args, &st, &f, &err), SIM_OK);
     assert_int_equal(st.sm_threads, 1);
-    assert_string_equal(st.sm_threads_note, "");
+    assert_non_null(strstr(st.sm_threads_note, "random"));
     cfg.schedule = DEVICE_SCHED_ROUNDROBIN;
     assert_int_equal(device_launch(m, "scale_parts", &cfg, args, &st, &f, &err), SIM_OK);
     assert_int_equal(st.sm_threads, 4);
@@ -309,6 +324,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shared_memory_atomics_keep_the_serial_atomic_log, harness_setup_sim,
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_a_shared_counter_runs_again_on_one_thread_and_memory_is_put_back,
+                                        harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_a_kernel_with_global_atomics_stays_on_one_thread_without_trying,
                                         harness_setup_sim, harness_teardown),
         cmocka_unit_test_setup_teardown(test_blocks_reading_each_others_words_give_the_serial_chain,
                                         harness_setup_sim, harness_teardown),
