@@ -25,7 +25,12 @@
  * picks (timing_pick: a ready warp, greedy then round robin), a warp issues one
  * instruction per turn (timing_issue), idle cycles are skipped
  * (timing_next_cycle) and slices are short (TIMING_SLICE) so SMs stay
- * close in modelled time.  Hooks are marked "timing hook". */
+ * close in modelled time.  Hooks are marked "timing hook".
+ *
+ * With several threads (exec_par.c) a round's SMs run side by side in
+ * chunks, each chunk's SMs in this order, when nothing but global memory
+ * is shared between SMs and the chunks touch no common bytes; otherwise
+ * the launch runs again here on one thread. */
 #include "exec_cluster.h"
 #include "exec_int.h"
 
@@ -41,21 +46,6 @@
 /* Adversarial: a scheduler switches warps with probability 1/SWITCH. */
 #define ADVERSARIAL_SWITCH 128
 
-/* Which warps of sm have runnable lanes, a bit per warp of each scheduler's
- * share, so that a pick need not look at every warp.  A warp's bit changes
- * when it issues (sm_cycle looks at it after its burst) or when a barrier
- * releases (every release counts in stats->barriers: then the SM's masks
- * are made again).  With clusters a release wakes warps of other SMs, and
- * the timing model picks by itself: no masks there. */
-static void sm_ready(SimSM *sm)
-{
-    for (int q = 0; q < 4; q++)
-        sm->ready[q] = 0;
-    for (int i = 0; i < sm->nwl; i++)
-        if (sm->wl[i]->run)
-            sm->ready[i & 3] |= 1ull << (i >> 2);
-}
-
 static void sm_rebuild(Exec *x, SimSM *sm)
 {
     sm->nwl = 0;
@@ -66,13 +56,8 @@ static void sm_rebuild(Exec *x, SimSM *sm)
         for (int i = 0; i < x->nwarps; i++)
             sm->wl[sm->nwl++] = &b->warps[i];
     }
-    for (int q = 0; q < 4; q++) { /* a burst already issued keeps its scheduler busy */
+    for (int q = 0; q < 4; q++) /* a burst already issued keeps its scheduler busy */
         sm->last[q] = -1;
-        sm->share[q] = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0;
-    }
-    sm->ready_ok = !x->cl && !x->tm && sm->share[0] <= 64;
-    if (sm->ready_ok)
-        sm_ready(sm);
 }
 
 /* Block b starts as linear block i of the grid. */
@@ -202,7 +187,7 @@ static Warp *pick(Exec *x, SimSM *sm, int q)
 {
     if (x->tm) /* timing hook: the model picks */
         return timing_pick(x, sm, q);
-    int n = sm->share[q]; /* its share: q, q+4, ... */
+    int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0; /* its share: q, q+4, ... */
     if (!n)
         return NULL;
     int start;
@@ -223,14 +208,6 @@ static Warp *pick(Exec *x, SimSM *sm, int q)
     if (start >= n)
         start = 0;
     Warp **wl = sm->wl + q;
-    if (sm->ready_ok) { /* the first ready warp from start on, round the share */
-        uint64_t r = sm->ready[q], up = r & (~0ull << start);
-        if (!r)
-            return NULL;
-        int k = __builtin_ctzll(up ? up : r);
-        sm->last[q] = k;
-        return wl[4 * k];
-    }
     for (int k = start; k < n; k++)
         if (wl[4 * k]->run) {
             sm->last[q] = k;
@@ -287,14 +264,7 @@ static bool sm_cycle(Exec *x, SimSM *sm)
         Warp *w = pick(x, sm, q);
         if (!w)
             continue;
-        uint64_t bars = x->stats->barriers;
         sm->busy[q] = x->cycle + burst(x, w);
-        if (sm->ready_ok) {
-            if (x->stats->barriers != bars) /* a release woke warps */
-                sm_ready(sm);
-            else if (!w->run) /* pick left the warp's place in last[q] */
-                sm->ready[q] &= ~(1ull << sm->last[q]);
-        }
         if (sm->busy[q] > x->end_cycle) /* the launch lasts until its last burst ends */
             x->end_cycle = sm->busy[q];
         if (sm->busy[q] > w->blk->busy_until)
@@ -313,7 +283,6 @@ static bool sm_cycle(Exec *x, SimSM *sm)
      * issued, or a finished block's last burst ended: at every block */
     bool retired = false, all = !issued || recheck;
     int nlook = all ? x->per_sm : nstalled;
-    uint64_t bars = x->stats->barriers;
     if (all)
         sm->finishing = 0;
     for (int k = 0; k < nlook && !x->faulted; k++) {
@@ -336,14 +305,31 @@ static bool sm_cycle(Exec *x, SimSM *sm)
         if (!b->live)
             retired = true;
     }
-    if (!retired) {
-        if (sm->ready_ok && x->stats->barriers != bars)
-            sm_ready(sm);
+    if (!retired)
         return false;
-    }
     sm_rebuild(x, sm);
     sm->free_at = x->cycle + 1;
     return x->next_block < x->nblocks;
+}
+
+/* SM sm runs until its clock reaches limit, it holds no block, or a block
+ * retired while others wait (the next block goes where room appeared
+ * first: dispatch_free, between rounds).  A round runs it for each active
+ * SM, here or through exec_par.c. */
+static void sm_slice(Exec *x, SimSM *sm, uint64_t limit)
+{
+    while (sm->now < limit && sm->live && !x->faulted) {
+        x->cycle = sm->now;
+        bool freed = sm_cycle(x, sm);
+        if (x->tm) { /* timing hook: skip idle cycles, not past the slice (traces) */
+            uint64_t next = timing_next_cycle(x, sm);
+            sm->now = next < limit ? next : limit;
+        } else {
+            sm->now++;
+        }
+        if (freed)
+            break;
+    }
 }
 
 /* Give waiting blocks to free slots, earliest freed first (then lowest
@@ -390,8 +376,10 @@ static int active_sms(Exec *x, int *act)
     return n;
 }
 
-void exec_sched_run(Exec *x)
+void exec_sched_run(Exec *x, int threads)
 {
+    if (threads > 1)
+        x->par_serial = exec_par_begin(x, threads, sm_slice);
     /* first wave: breadth-first over the SMs (clusters: over the GPCs) */
     for (int k = 0; k < x->per_sm && !x->cl; k++)
         for (int s = 0; s < x->nsm && x->next_block < x->nblocks; s++)
@@ -420,25 +408,16 @@ void exec_sched_run(Exec *x)
         trace_writer_hold(x->trace, true);
     while (nact && !x->faulted) {
         uint64_t round_end = c0 + slice;
+        if (x->par && !exec_par_round(x, act, nact, round_end, &end))
+            break; /* abandoned: exec_launch runs the launch again on one thread */
         int rot = randomized ? (int)exec_rand_below(x, (uint32_t)nact) : 0;
-        for (int i = 0; i < nact && !x->faulted; i++) {
+        for (int i = 0; i < nact && !x->faulted && !x->par; i++) {
             SimSM *sm = &x->sms[act[(i + rot) % nact]];
             /* random: SMs interleave at random points too */
             uint64_t limit = randomized ? sm->now + 1 + exec_rand_below(x, (uint32_t)slice) : round_end;
             if (limit > round_end)
                 limit = round_end;
-            while (sm->now < limit && sm->live && !x->faulted) {
-                x->cycle = sm->now;
-                bool freed = sm_cycle(x, sm);
-                if (x->tm) { /* timing hook: skip idle cycles, not past the slice (traces) */
-                    uint64_t next = timing_next_cycle(x, sm);
-                    sm->now = next < limit ? next : limit;
-                } else {
-                    sm->now++;
-                }
-                if (freed)
-                    break; /* the next block goes where room appeared first */
-            }
+            sm_slice(x, sm, limit);
             if (sm->now > end)
                 end = sm->now;
         }
