@@ -249,6 +249,8 @@ struct Block {
     uint32_t exited_threads;
     int sm;                   /* the SM it runs on */
     bool live;                /* the slot holds a running block */
+    bool init_pending;        /* dispatched, its memory and warps not set up yet: the
+                                 thread that runs its SM does that (exec_par.c) */
     uint64_t busy_until;      /* the last burst of its warps ends at this cycle */
     struct SimAsync *async;   /* cp.async copies in flight (exec_async.c), NULL none */
     SimTileBlock *tile;       /* tile operations in progress (exec_tile.c), NULL none */

@@ -175,11 +175,21 @@ static inline uint64_t lane_addr(Exec *x, Warp *w, const SimInst *in, int l)
     return a + (uint64_t)in->off;
 }
 
-/* A chunk's warp access of lanes m to allocation al: the bytes noted, and
- * the pages saved first when it writes; false when they could not be. */
+/* A chunk's warp access of lanes m to allocation al (addresses lo..hi):
+ * the bytes noted, and the pages saved first when it writes; false when
+ * they could not be.  Lanes that cover lo..hi + size without a gap (a
+ * coalesced access, the common case) are noted as that one range; a range
+ * noted wider than touched can only make a false conflict, never miss one. */
 static bool par_region(Exec *x, const MemAlloc *al, uint32_t m, const uint64_t addr[WARP], unsigned size,
-                       bool write)
+                       bool write, uint64_t lo, uint64_t hi)
 {
+    uint64_t span = hi - lo + size;
+    if (span == (uint64_t)exec_popc(m) * size) {
+        if (write && !exec_par_write(x, al, lo, span))
+            return false;
+        exec_par_note(x, lo, span, write);
+        return true;
+    }
     for (uint32_t r = m; r; r &= r - 1) {
         int l = __builtin_ctz(r);
         if (write && !exec_par_write(x, al, addr[l], size))
@@ -236,7 +246,7 @@ static bool region_of(Exec *x, Warp *w, const SimInst *in, uint32_t m, unsigned 
         MemAlloc *al = global_find(x, lo, hi - lo + size);
         if (!al)
             return false;
-        if (x->pchunk && !par_region(x, al, m, addr, size, write))
+        if (x->pchunk && !par_region(x, al, m, addr, size, write, lo, hi))
             return false; /* the lane by lane path faults */
         rg->host = al->host;
         rg->addr = al->addr;

@@ -299,6 +299,7 @@ static void slots_reset(Exec *x, int dev_nsm)
         Block *b = &x->blocks[i];
         b->sm = i / x->per_sm;
         b->live = false;
+        b->init_pending = false;
         b->cl = NULL; /* an arena's block may still name an earlier launch's cluster */
         b->crank = 0;
         for (int k = 0; k < x->nwarps; k++)

@@ -60,6 +60,17 @@ static void sm_rebuild(Exec *x, SimSM *sm)
         sm->last[q] = -1;
 }
 
+/* Block b's memory and warps as at the kernel's start. */
+static void block_init(Exec *x, Block *b)
+{
+    memset(b->shared, 0, x->shared_size);
+    memset(b->local, 0, (size_t)x->nthreads * x->prog->local_size);
+    memset(b->bar, 0, sizeof b->bar);
+    for (int k = 0; k < x->nwarps; k++)
+        exec_warp_init(x, b, &b->warps[k], k);
+    b->init_pending = false;
+}
+
 /* Block b starts as linear block i of the grid. */
 static void block_dispatch_at(Exec *x, Block *b, uint64_t i)
 {
@@ -69,14 +80,13 @@ static void block_dispatch_at(Exec *x, Block *b, uint64_t i)
     b->ctaid.x = (unsigned)(i % c->grid.x);
     b->ctaid.y = (unsigned)(i / c->grid.x % c->grid.y);
     b->ctaid.z = (unsigned)(i / ((uint64_t)c->grid.x * c->grid.y));
-    memset(b->shared, 0, x->shared_size);
-    memset(b->local, 0, (size_t)x->nthreads * x->prog->local_size);
-    memset(b->bar, 0, sizeof b->bar);
     b->exited_threads = 0;
     b->busy_until = 0;
     b->live = true;
-    for (int k = 0; k < x->nwarps; k++)
-        exec_warp_init(x, b, &b->warps[k], k);
+    if (x->par) /* SMs on threads: the thread that runs the SM clears it (sm_slice) */
+        b->init_pending = true;
+    else
+        block_init(x, b);
     x->stats->warps += (uint64_t)x->nwarps;
     x->sms[b->sm].live++;
     if (x->tm) /* timing hook */
@@ -318,6 +328,13 @@ static bool sm_cycle(Exec *x, SimSM *sm)
  * SM, here or through exec_par.c. */
 static void sm_slice(Exec *x, SimSM *sm, uint64_t limit)
 {
+    for (int k = 0; k < x->per_sm; k++) { /* blocks dispatched while SMs run on threads */
+        Block *b = &x->blocks[sm->first_slot + k];
+        if (b->init_pending) {
+            x->cycle = sm->now;
+            block_init(x, b);
+        }
+    }
     while (sm->now < limit && sm->live && !x->faulted) {
         x->cycle = sm->now;
         bool freed = sm_cycle(x, sm);
