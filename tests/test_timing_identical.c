@@ -35,6 +35,8 @@ static const char *const order_dependent[] = {
     "_Z12ring_no_syncPKiPi", /* clusters.cu: reads a neighbour CTA's shared memory
                            before the cluster barrier: written yet or not */
     "_Z13dsmem_latencyPxi",  /* clusters.cu: writes %clock64 differences */
+    "double_and_tally", /* sm_threads.cu: a counter every block adds to without an atomic */
+    "chain",            /* sm_threads.cu: block b reads the word block b - 1 writes */
     NULL};
 
 static bool is_order_dependent(const char *entry)
