@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -165,6 +166,245 @@ static void test_lesson06_kernels_are_the_timing_suites(void **s)
     expect_same_entry("lessons/06-latency-throughput/kernel.ptx", "tests/timing/compute.ptx", "fma_ilp4");
 }
 
+static const char *warpsim(void)
+{
+    const char *w = getenv("WARPSIM");
+    return w ? w : "build/warpsim";
+}
+
+/* The output of a shell command (stdout and stderr), malloc'd. */
+static char *run_cmd(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap + 1);
+    assert_non_null(buf);
+    while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
+        n += got;
+        if (n == cap) {
+            buf = realloc(buf, (cap *= 2) + 1);
+            assert_non_null(buf);
+        }
+    }
+    buf[n] = 0;
+    pclose(p);
+    return buf;
+}
+
+static char *readme_squashed(void)
+{
+    char *raw = lesson_read_text("lessons/06-latency-throughput/README.md"), *r = lesson_squash(raw);
+    free(raw);
+    return r;
+}
+
+/* Step 1: the model gets both gains but not their order -- in it 8 warps
+ * finish before 4 chains, on the H100 the 4 chains do (by 1%); its ratio
+ * for 4 chains is smaller than the H100's and for 8 warps larger.  The
+ * harness prints both pairs of ratios, the H100's from the recording. */
+static void test_lesson06_ilp_and_tlp_against_the_h100(void **st)
+{
+    (void)st;
+    int rc;
+    char *t = lesson_output("6", "lessons/06-latency-throughput", &rc);
+    double m_ilp, m_tlp, h_ilp, h_tlp, c_ilp, c_tlp;
+    const char *a = strstr(t, "In all cycles 1 chain takes ");
+    assert_non_null(a);
+    if (sscanf(a, "In all cycles 1 chain takes %lfx as long as 4 chains and %lfx as long as 8 warps here; "
+                  "the H100 took %lfx and %lfx",
+               &m_ilp, &m_tlp, &h_ilp, &h_tlp) != 4)
+        fail_msg("%.300s", a);
+    const char *r4 = strstr(t, "     4 chains (ILP) "), *r8 = strstr(t, "     8 warps/scheduler (TLP) ");
+    assert_non_null(r4);
+    assert_non_null(r8);
+    assert_int_equal(sscanf(r4 + strlen("     4 chains (ILP) "), "%lf", &c_ilp), 1);
+    assert_int_equal(sscanf(r8 + strlen("     8 warps/scheduler (TLP) "), "%lf", &c_tlp), 1);
+    char *rec = lesson_read_text("traces/hw/timing-h100.json");
+    double w1 = lesson_h100(rec, "ilp1_w1", "cycles"), i4 = lesson_h100(rec, "ilp4_w1", "cycles"),
+           w8 = lesson_h100(rec, "ilp1_w8", "cycles");
+    free(rec);
+    char want[64], got[64];
+    snprintf(want, sizeof want, "%.2f %.2f", w1 / i4, w1 / w8);
+    snprintf(got, sizeof got, "%.2f %.2f", h_ilp, h_tlp);
+    assert_string_equal(got, want);
+    /* what the README says of them */
+    if (!(m_ilp > 1 && m_tlp > 1 && m_ilp < w1 / i4 && m_tlp > w1 / w8 && c_tlp < c_ilp && i4 < w8 &&
+          (w8 - i4) / i4 < 0.015))
+        fail_msg("the README's comparison no longer holds: model %.2fx, %.2fx (%g, %g cycles); H100 %.2fx, %.2fx",
+                 m_ilp, m_tlp, c_ilp, c_tlp, w1 / i4, w1 / w8);
+    char *r = readme_squashed();
+    assert_non_null(strstr(r, "4 chains worth less than on the H100 and 8 warps a little more, so in the model the 8 "
+                              "warps finish first, on the H100 the 4 chains (by 1%)"));
+    assert_null(strstr(r, "same order with smaller ratios"));
+    free(r);
+    free(t);
+}
+
+/* The H100's CUDA-event times the README quotes are the recording's:
+ * steps 2, 3 and 4. */
+static void test_lesson06_h100_event_times_are_recorded(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *line;    /* the recorded launch line, from its start */
+        const char *readme;  /* the README's words before the time */
+    } t[] = {
+        {"--kernel load_1 --grid 264 ", "`load_1` "},
+        {"--kernel load_4 --grid 264 ", "`load_4` "},
+        {"--kernel load_v4 --grid 264 ", "`load_v4` "},
+        {"--kernel op_div --grid 132 --block 128 --arg buf:u32[1]=fill:0 --arg i32:2048 ", "took "},
+        {"faster-than 38 BY 2.5 --kernel op_mul --grid 132 --block 128 --arg buf:u32[1]=fill:0 --arg i32:2048 ", "and "},
+        {"--kernel busy_warps --grid 132 --block 512 --arg buf:f32[4]=fill:0 --arg i32:512 --arg i32:1 ", ": "},
+        {"--kernel busy_warps --grid 132 --block 512 --arg buf:f32[4]=fill:0 --arg i32:512 --arg i32:2 ", "schedulers, "},
+        {"--kernel busy_warps --grid 132 --block 512 --arg buf:f32[4]=fill:0 --arg i32:512 --arg i32:4 ", "two, "},
+    };
+    XcheckRecording rec;
+    char msg[512];
+    if (!xcheck_recording_read("traces/hw/nvidia-h100-80gb-hbm3/xcheck.json", &rec, msg, sizeof msg))
+        fail_msg("%s", msg);
+    char *r = readme_squashed();
+    double tm[8];
+    for (size_t k = 0; k < sizeof t / sizeof *t; k++) {
+        const XcheckRef *ref = NULL;
+        for (int l = 0; l < rec.n && !ref; l++)
+            for (int i = 0; !ref && !strcmp(rec.lessons[l].slug, "06-latency-throughput") && i < rec.lessons[l].n; i++)
+                if (!strncmp(rec.lessons[l].refs[i].line, t[k].line, strlen(t[k].line)))
+                    ref = &rec.lessons[l].refs[i];
+        if (!ref)
+            fail_msg("the recording has no launch %s", t[k].line);
+        tm[k] = ref->time;
+        char want[96];
+        snprintf(want, sizeof want, "%s%.5f ms", t[k].readme, ref->time);
+        if (!strstr(r, want))
+            fail_msg("README.md does not quote the recorded \"%s\"", want);
+    }
+    char want[64];
+    snprintf(want, sizeof want, "%.2fx, where the model gives", tm[3] / tm[4]);
+    if (!strstr(r, want))
+        fail_msg("README.md lacks \"%s\"", want);
+    snprintf(want, sizeof want, "one scheduler %.2fx as long", tm[7] / tm[5]);
+    if (!strstr(r, want))
+        fail_msg("README.md lacks \"%s\"", want);
+    assert_true(tm[6] / tm[5] < 1.05); /* "two hardly longer than four" */
+    assert_null(strstr(r, "for the next recording to judge"));
+    free(r);
+    xcheck_recording_free(&rec);
+}
+
+/* Step 3: the division's cost judged on both sides, as the README says
+ * (`warpsim xcheck 6 --recorded`), and the SASS sequence it cites. */
+static void test_lesson06_division_judged_on_the_model_and_the_h100(void **st)
+{
+    (void)st;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s xcheck 6 --recorded 2>&1", warpsim());
+    char *out = run_cmd(cmd);
+    const char *c = strstr(out, "time: op_mul (line 39) faster than op_div (line 38) by 2.5x");
+    if (!c || !strstr(out, " 0 mismatches") || !strstr(out, "2 time claims judged, 0 failing"))
+        fail_msg("%s", out);
+    double sim, hw;
+    const char *s = strstr(c, " cycles = "), *h = strstr(c, " ms = ");
+    assert_non_null(s);
+    assert_non_null(h);
+    assert_int_equal(sscanf(s, " cycles = %lfx", &sim), 1);
+    assert_int_equal(sscanf(h, " ms = %lfx", &hw), 1);
+    char want[64];
+    snprintf(want, sizeof want, "%.2fx, where the model gives %.2fx", hw, sim);
+    char *r = readme_squashed();
+    if (!strstr(r, want))
+        fail_msg("README.md lacks \"%s\"", want);
+    free(r);
+    free(out);
+    char *sass = lesson_read_text("traces/hw/timing-sass-h100.txt");
+    const char *f = strstr(sass, "Function : mb_chase_init");
+    assert_non_null(f);
+    const char *next = strstr(f + 1, "Function : ");
+    const char *i2f = strstr(f, "I2F.U32.RP"), *rcp = strstr(f, "MUFU.RCP"), *hi = strstr(f, "IMAD.HI.U32");
+    assert_true(i2f && rcp && hi && (!next || (i2f < next && rcp < next && hi < next)));
+    free(sass);
+}
+
+/* The stepper sessions of "Step through it" stop at the modelled cycles the
+ * README names, and the busy_warps trace has warps 0, 4, 8 and 12 at work
+ * at cycle 2,000 with the other twelve gone. */
+static void test_lesson06_stepper_and_viz_show_what_the_readme_says(void **st)
+{
+    (void)st;
+    static const struct {
+        const char *kernel, *args, *script;
+        const char *want[4];
+    } s[] = {
+        {"fma_ilp1", "--arg 'buf:f32[1]=fill:0' --arg i32:8 --arg f32:0.999 --arg f32:0.5",
+         "step 12\\nstep\\nstep\\nstep\\nstep\\n",
+         {"modelled cycle 76, issuing] kernel.cu:35  fma.rn.f32", "modelled cycle 80, issuing] kernel.cu:35  fma.rn.f32",
+          "modelled cycle 84, issuing] kernel.cu:35  fma.rn.f32", "modelled cycle 88, issuing] kernel.cu:35  fma.rn.f32"}},
+        {"fma_ilp4", "--arg 'buf:f32[1]=fill:0' --arg i32:8 --arg f32:0.999 --arg f32:0.5", "step 20\\nstep\\nstep\\nstep\\n",
+         {"modelled cycle 104, issuing] kernel.cu:36  fma.rn.f32", "modelled cycle 105, issuing] kernel.cu:36  fma.rn.f32",
+          "modelled cycle 109, issuing] kernel.cu:36  fma.rn.f32", "modelled cycle 110, issuing] kernel.cu:36  fma.rn.f32"}},
+        {"op_div", "--arg 'buf:u32[1]=fill:0' --arg i32:8 --arg u32:7", "step 15\\nstep\\n",
+         {"modelled cycle 83, issuing] kernel.cu:111  div.u32", "modelled cycle 143, issuing] kernel.cu:111  add.s32",
+          NULL, NULL}},
+    };
+    for (size_t k = 0; k < sizeof s / sizeof *s; k++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd,
+                 "printf '%s' | %s step lessons/06-latency-throughput/kernel.ptx --kernel %s --grid 1 --block 32 "
+                 "--timing %s 2>&1",
+                 s[k].script, warpsim(), s[k].kernel, s[k].args);
+        char *out = run_cmd(cmd);
+        for (int i = 0; i < 4 && s[k].want[i]; i++)
+            if (!strstr(out, s[k].want[i]))
+                fail_msg("%s: no \"%s\":\n%s", s[k].kernel, s[k].want[i], out);
+        free(out);
+    }
+    char *r = readme_squashed();
+    static const char *const says[] = {"the `fma`s issue at cycles 76, 80, 84, 88, 4 cycles apart",
+                                       "two chains interleave: 104, 105, 109, 110",
+                                       "`step 15`, `step`: the `div.u32` issues at cycle 83, the `add` that needs its "
+                                       "result at 143, 60 cycles later",
+                                       "Warps 0, 4, 8 and 12, all on scheduler 0, are still at work", NULL};
+    for (const char *const *w = says; *w; w++)
+        if (!strstr(r, *w))
+            fail_msg("README.md no longer says \"%s\"", *w);
+    free(r);
+    char path[] = "/tmp/warpsim-l6-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "%s run lessons/06-latency-throughput/kernel.ptx --kernel busy_warps --grid 1 --block 512 --timing "
+             "--arg 'buf:f32[4]=fill:0' --arg i32:64 --arg i32:4 --arg f32:0.999 --trace %s --trace-level warps "
+             ">/dev/null 2>&1 && %s trace dump %s 2>&1",
+             warpsim(), path, warpsim(), path);
+    char *out = run_cmd(cmd);
+    unlink(path);
+    int ended[16];
+    for (int w = 0; w < 16; w++)
+        ended[w] = -1;
+    for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        long cyc, block;
+        int w;
+        if (sscanf(l, "%ld %ld turn w%d", &cyc, &block, &w) == 3 && w >= 0 && w < 16)
+            ended[w] = (int)cyc;
+    }
+    for (int w = 0; w < 16; w++)
+        if (ended[w] < 0 || (w % 4 == 0) != (ended[w] > 2000))
+            fail_msg("warp %d ended at cycle %d:\n%.3000s", w, ended[w], out);
+    free(out);
+    char *raw = lesson_read_text("lessons/06-latency-throughput/README.md");
+    assert_non_null(strstr(raw, "\nwarpsim step lessons/06-latency-throughput/kernel.ptx --kernel fma_ilp1"));
+    assert_non_null(strstr(raw, "\nwarpsim viz b.wst --view sm --at 2000"));
+    assert_non_null(strstr(raw, "`warpsim grade 6`"));
+    free(raw);
+    snprintf(cmd, sizeof cmd, "%s lesson 6 </dev/null 2>&1", warpsim());
+    out = run_cmd(cmd);
+    if (!strstr(out, "Step through this lesson's kernel") || !strstr(out, "warpsim viz lesson.wst"))
+        fail_msg("%s", out);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -173,6 +413,10 @@ int main(void)
         cmocka_unit_test(test_lesson06_every_claim_holds),
         cmocka_unit_test(test_lesson06_h100_figures_are_recorded),
         cmocka_unit_test(test_lesson06_xcheck_lines_parse_and_run),
+        cmocka_unit_test(test_lesson06_ilp_and_tlp_against_the_h100),
+        cmocka_unit_test(test_lesson06_h100_event_times_are_recorded),
+        cmocka_unit_test(test_lesson06_division_judged_on_the_model_and_the_h100),
+        cmocka_unit_test(test_lesson06_stepper_and_viz_show_what_the_readme_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

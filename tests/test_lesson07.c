@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -124,6 +125,172 @@ static void test_lesson07_xcheck_lines_parse_and_run(void **st)
     assert_non_null(strstr(out, "6 launches checked, 0 mismatches"));
 }
 
+static const char *warpsim(void)
+{
+    const char *w = getenv("WARPSIM");
+    return w ? w : "build/warpsim";
+}
+
+/* The output of a shell command (stdout and stderr), malloc'd. */
+static char *run_cmd(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap + 1);
+    assert_non_null(buf);
+    while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
+        n += got;
+        if (n == cap) {
+            buf = realloc(buf, (cap *= 2) + 1);
+            assert_non_null(buf);
+        }
+    }
+    buf[n] = 0;
+    pclose(p);
+    return buf;
+}
+
+static char *readme_squashed(void)
+{
+    char *raw = lesson_read_text("lessons/07-caches-carveout/README.md"), *r = lesson_squash(raw);
+    free(raw);
+    return r;
+}
+
+/* Step 1: the shared memory the H100's driver configured at carveouts 0, 50
+ * and 100 (Nsight Compute's launch__shared_mem_config_size) is what the
+ * README says and what the harness's "shared" column shows. */
+static void test_lesson07_shared_memory_configured_is_the_recordings(void **st)
+{
+    (void)st;
+    char *rec = lesson_read_text("traces/hw/timing-h100.json");
+    static const char *const launch[3] = {"c0", "c50", "c100"};
+    int kb[3];
+    for (int k = 0; k < 3; k++)
+        kb[k] = (int)(lesson_h100(rec, launch[k], "launch__shared_mem_config_size") / 1024);
+    free(rec);
+    char want[160];
+    snprintf(want, sizeof want, "`launch__shared_mem_config_size` in the recording: %d KB at carveout 0, %d KB at 50, "
+             "%d KB at 100)", kb[0], kb[1], kb[2]);
+    char *r = readme_squashed();
+    if (!strstr(r, want))
+        fail_msg("README.md lacks \"%s\"", want);
+    assert_null(strstr(r, "never configures less"));
+    free(r);
+    int rc;
+    char *t = lesson_output("7", "lessons/07-caches-carveout", &rc);
+    static const int pct[3] = {0, 50, 100};
+    for (int k = 0; k < 3; k++) {
+        snprintf(want, sizeof want, "     %4d%%     %4d KB", pct[k], kb[k]);
+        if (!strstr(t, want))
+            fail_msg("lesson 7 does not show \"%s\":\n%s", want, t);
+    }
+    free(t);
+}
+
+/* Step 4's picture: the cycles the README gives are the harness's, the
+ * cycle shown is half of the 1-block launch, and there the trace has 528
+ * blocks retired and 660 dispatched (the fifth wave, blocks 528-659). */
+static void test_lesson07_picture_is_what_the_commands_give(void **st)
+{
+    (void)st;
+    int rc;
+    char *t = lesson_output("7", "lessons/07-caches-carveout", &rc);
+    double b1, b8;
+    const char *a = strstr(t, "\n         1    "), *b = strstr(t, "\n         8    ");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(sscanf(a, " %*d %*f%% %lf", &b1), 1);
+    assert_int_equal(sscanf(b, " %*d %*f%% %lf", &b8), 1);
+    free(t);
+    long half = (long)b1 / 2;
+    char want[400];
+    snprintf(want, sizeof want, "at cycle %ld,%03ld: half of the %ld,%03ld cycles the launch with 1 block per SM (left) "
+             "takes in the model, and it is in its fifth wave of 132 blocks (blocks 528-659); the one with 8 (right) "
+             "finished at cycle %ld,%03ld", half / 1000, half % 1000, (long)b1 / 1000, (long)b1 % 1000,
+             (long)b8 / 1000, (long)b8 % 1000);
+    char *r = readme_squashed();
+    if (!strstr(r, want))
+        fail_msg("README.md lacks \"%s\"", want);
+    free(r);
+    char *raw = lesson_read_text("lessons/07-caches-carveout/README.md");
+    snprintf(want, sizeof want, "\nwarpsim viz b1.wst b8.wst --view gpu --at %ld\n", half);
+    if (!strstr(raw, want))
+        fail_msg("README.md lacks the command \"%s\"", want + 1);
+    free(raw);
+    char path[] = "/tmp/warpsim-l7-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "%s run lessons/07-caches-carveout/kernel.ptx --kernel stream_sum --grid 1056 --block 256 --smem 232448 "
+             "--timing --arg 'buf:f32[1]=fill:0' --trace %s --trace-level blocks >/dev/null 2>&1 && %s trace dump %s 2>&1",
+             warpsim(), path, warpsim(), path);
+    char *out = run_cmd(cmd);
+    unlink(path);
+    int retired = 0, dispatched = 0;
+    for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        long cyc, block;
+        char ev[32];
+        if (sscanf(l, "%ld %ld %31s", &cyc, &block, ev) == 3 && cyc <= half) {
+            retired += !strcmp(ev, "retire");
+            dispatched += !strcmp(ev, "dispatch");
+        }
+    }
+    if (retired != 528 || dispatched != 660)
+        fail_msg("at cycle %ld: %d retired, %d dispatched", half, retired, dispatched);
+    free(out);
+}
+
+/* "Step through it": the stops the README names, at carveout 0 and 100. */
+static void test_lesson07_stepper_shows_an_l1_hit_and_a_miss(void **st)
+{
+    (void)st;
+    static const struct {
+        int carveout;
+        const char *want[3];
+    } s[] = {
+        {0, {"[block 0 warp 0, SM 0, modelled cycle 84091, issuing] kernel.cu:27",
+             "[block 0 warp 1, SM 0, modelled cycle 84099, issuing] kernel.cu:27",
+             "[block 0 warp 0, SM 0, modelled cycle 84161, issuing] kernel.cu:27"}},
+        {100, {"[block 0 warp 0, SM 0, modelled cycle 84091, issuing] kernel.cu:27",
+               "[block 0 warp 1, SM 0, modelled cycle 84099, issuing] kernel.cu:27",
+               "[block 0 warp 0, SM 0, modelled cycle 84465, issuing] kernel.cu:27"}},
+    };
+    for (int k = 0; k < 2; k++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd,
+                 "printf 'break 27\\ncontinue\\ncontinue\\ncontinue\\n' | %s step lessons/07-caches-carveout/kernel.ptx "
+                 "--kernel l1_gather --grid 1 --block 64 --carveout %d --timing --arg 'buf:f32[1]=fill:0' --arg i32:4 2>&1",
+                 warpsim(), s[k].carveout);
+        char *out = run_cmd(cmd);
+        for (int i = 0; i < 3; i++)
+            if (!strstr(out, s[k].want[i]))
+                fail_msg("carveout %d: no \"%s\":\n%s", s[k].carveout, s[k].want[i], out);
+        free(out);
+    }
+    char *r = readme_squashed();
+    static const char *const says[] = {"warp 0 stops at modelled cycle 84,091", "warp 1 at 84,099",
+                                       "at 84,161: 70 cycles, an L1 hit", "the same stop comes at 84,465: 374 cycles",
+                                       NULL};
+    for (const char *const *w = says; *w; w++)
+        if (!strstr(r, *w))
+            fail_msg("README.md no longer says \"%s\"", *w);
+    free(r);
+    char *raw = lesson_read_text("lessons/07-caches-carveout/README.md");
+    assert_non_null(strstr(raw, "\nwarpsim step lessons/07-caches-carveout/kernel.ptx --kernel l1_gather"));
+    assert_non_null(strstr(raw, "`warpsim grade 7"));
+    free(raw);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s lesson 7 </dev/null 2>&1", warpsim());
+    char *out = run_cmd(cmd);
+    if (!strstr(out, "Step through this lesson's kernel") || !strstr(out, "--kernel l1_gather"))
+        fail_msg("%s", out);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -131,6 +298,9 @@ int main(void)
         cmocka_unit_test(test_lesson07_every_claim_holds),
         cmocka_unit_test(test_lesson07_h100_figures_are_recorded),
         cmocka_unit_test(test_lesson07_xcheck_lines_parse_and_run),
+        cmocka_unit_test(test_lesson07_shared_memory_configured_is_the_recordings),
+        cmocka_unit_test(test_lesson07_picture_is_what_the_commands_give),
+        cmocka_unit_test(test_lesson07_stepper_shows_an_l1_hit_and_a_miss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,8 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
+
+#include "lesson_fixture.h"
 
 #include "lesson.h"
 #include "xcheck.h"
@@ -260,6 +263,222 @@ static void test_lesson3_shows_simulated_cycles_beside_the_h100(void **st)
     free(t);
 }
 
+/* The output of a shell command (stdout and stderr), malloc'd. */
+static char *run_cmd(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap + 1);
+    assert_non_null(buf);
+    while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
+        n += got;
+        if (n == cap) {
+            buf = realloc(buf, (cap *= 2) + 1);
+            assert_non_null(buf);
+        }
+    }
+    buf[n] = 0;
+    pclose(p);
+    return buf;
+}
+
+static const char *warpsim(void)
+{
+    const char *w = getenv("WARPSIM");
+    return w ? w : "build/warpsim";
+}
+
+/* Up to max integers after `at`, up to the end of its line. */
+static int ints_on_line(const char *at, int *v, int max)
+{
+    int n = 0;
+    const char *end = strchr(at, '\n');
+    for (const char *p = at; n < max && (!end || p < end);) {
+        char *e;
+        long x = strtol(p, &e, 10);
+        if (e == p) {
+            p++;
+            continue;
+        }
+        v[n++] = (int)x;
+        p = e;
+    }
+    return n;
+}
+
+/* Lesson 2's strange shuffle: the README's table, the harness's "expected
+ * (an H100)" column and the simulator's own column are the 32 values the
+ * H100 printed (traces/hw/warp-sync-h100.txt). */
+static void test_lesson2_strange_shuffle_table_is_the_h100_recording(void **st)
+{
+    (void)st;
+    char *rec = lesson_read_text("traces/hw/warp-sync-h100.txt");
+    const char *r = strstr(rec, "strange_shuffle_volta<<<1,32>>>:");
+    assert_non_null(r);
+    int h100[32];
+    assert_int_equal(ints_on_line(r + strlen("strange_shuffle_volta<<<1,32>>>:"), h100, 32), 32);
+    free(rec);
+    char *readme = lesson_read_text("lessons/02-warps/README.md");
+    int rc;
+    char *t = run_lesson(2, &rc);
+    static const char *const rows[4] = {"lanes  0..7 ", "lanes  8..15", "lanes 16..23", "lanes 24..31"};
+    static const char *const hrows[4] = {"      0..7  ", "      8..15 ", "     16..23 ", "     24..31 "};
+    const char *six = strstr(t, "6. The strange shuffle");
+    assert_non_null(six);
+    for (int k = 0; k < 4; k++) {
+        const char *a = strstr(readme, rows[k]);
+        assert_non_null(a);
+        int v[8], sim[16];
+        assert_int_equal(ints_on_line(a + strlen(rows[k]), v, 8), 8);
+        const char *b = strstr(six, hrows[k]);
+        assert_non_null(b);
+        assert_int_equal(ints_on_line(b + strlen(hrows[k]), sim, 16), 16);
+        for (int i = 0; i < 8; i++) {
+            if (v[i] != h100[8 * k + i])
+                fail_msg("README.md: lane %d of the strange shuffle is %d, the H100 printed %d", 8 * k + i, v[i],
+                         h100[8 * k + i]);
+            if (sim[i] != h100[8 * k + i] || sim[8 + i] != h100[8 * k + i])
+                fail_msg("warpsim lesson 2: lane %d is %d (expected column %d), the H100 printed %d", 8 * k + i,
+                         sim[i], sim[8 + i], h100[8 * k + i]);
+        }
+    }
+    free(t);
+    free(readme);
+}
+
+/* Lesson 2's section 8: the README's table is what the harness prints, and
+ * the simulator agrees with the H100's recording of the lesson
+ * (`warpsim xcheck 02-warps --recorded`, as the README says). */
+static void test_lesson2_activemask_table_is_the_output_and_the_recording(void **st)
+{
+    (void)st;
+    int rc;
+    char *t = run_lesson(2, &rc);
+    char *raw = lesson_read_text("lessons/02-warps/README.md"), *readme = lesson_squash(raw);
+    free(raw);
+    static const char *const side[2] = {"even", "odd"};
+    for (int p = 0; p < 2; p++) {
+        char row[32];
+        snprintf(row, sizeof row, "     %-5s      0x", side[p]);
+        const char *a = strstr(t, row);
+        assert_non_null(a);
+        unsigned act, bal;
+        int sum;
+        assert_int_equal(sscanf(a, " %*s 0x%x 0x%x %d", &act, &bal, &sum), 3);
+        char want[160];
+        snprintf(want, sizeof want, "| %s | `0x%08x` | `0x%08x` | %d (%s lanes only) |", side[p], act, bal, sum,
+                 side[p]);
+        if (!strstr(readme, want))
+            fail_msg("README.md has no row \"%s\"", want);
+    }
+    assert_non_null(strstr(readme, "`warpsim xcheck 02-warps --recorded`"));
+    free(readme);
+    free(t);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s xcheck 02-warps --recorded 2>&1", warpsim());
+    char *out = run_cmd(cmd);
+    if (!strstr(out, "strange_shuffle_volta <<<(1,1,1), (32,1,1), 0>>>  exact") ||
+        !strstr(out, "activemask_vs_ballot <<<(1,1,1), (32,1,1), 0>>>  exact") || !strstr(out, " 0 mismatches"))
+        fail_msg("%s", out);
+    free(out);
+}
+
+/* The stepper session the README shows prints what the README says it
+ * prints; and under --divergence stack it stops at shfl1 with the fault. */
+static void test_lesson2_stepper_shows_what_the_readme_says(void **st)
+{
+    (void)st;
+    static const char *const launch =
+        "lessons/02-warps/kernel.ptx --kernel strange_shuffle_volta --grid 1 --block 32 --arg 'buf:i32[32]=fill:0'";
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "printf 'break 142\\ncontinue\\nstep\\ninfo lanes\\nstep 2\\nprint %%%%r15\\n' | %s step %s 2>&1",
+             warpsim(), launch);
+    char *out = run_cmd(cmd);
+    if (!strstr(out, "lanes 0-14 ") || !strstr(out, "at a warp sync   pc 275 kernel.cu:139") ||
+        !strstr(out, "lanes 15-29 ") || !strstr(out, "issues next      pc 291 kernel.cu:142") ||
+        !strstr(out, "lanes 24-31:         52         54         56         58          0          1        188        188") ||
+        !strstr(out, "lanes  8-15:          9         10         11         12         13         14         30         34"))
+        fail_msg("%s", out);
+    free(out);
+    snprintf(cmd, sizeof cmd, "printf 'break 142\\ncontinue\\n' | %s step %s --divergence stack 2>&1", warpsim(), launch);
+    out = run_cmd(cmd);
+    if (!strstr(out, "the launch ended with a fault") || !strstr(out, "kernel fault: warp-sync") ||
+        !strstr(out, "at lessons/02-warps/kernel.cu:139"))
+        fail_msg("%s", out);
+    free(out);
+    char *raw = lesson_read_text("lessons/02-warps/README.md"), *readme = lesson_squash(raw);
+    free(raw);
+    static const char *const says[] = {"Break at shfl2 (line 142)", "at a warp sync pc 275 kernel.cu:139`",
+                                        "issues next ... kernel.cu:142`", "`1 2 ... 14 30 34 ... 58 0 1`",
+                                        "stops at shfl1 with the `warp-sync` fault"};
+    for (size_t i = 0; i < sizeof says / sizeof *says; i++)
+        if (!strstr(readme, says[i]))
+            fail_msg("README.md no longer says \"%s\"", says[i]);
+    free(readme);
+}
+
+/* The trace the README has the learner dump and visualize: the issue masks
+ * of the two groups, the cycles and lines the SM view shows, and the two
+ * collective events where the groups meet. */
+static void test_lesson2_trace_shows_the_groups_the_readme_names(void **st)
+{
+    (void)st;
+    char path[] = "/tmp/warpsim-l2-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "%s run lessons/02-warps/kernel.ptx --kernel strange_shuffle_volta --grid 1 --block 32 "
+             "--arg 'buf:i32[32]=fill:0' --trace %s --trace-level instructions >/dev/null 2>&1 && %s trace dump %s 2>&1",
+             warpsim(), path, warpsim(), path);
+    char *out = run_cmd(cmd);
+    unlink(path);
+    static const char *const lines[] = {
+        "           5        0  issue       w0 pc 272 mask 0x00007fff ptx:549 lessons/02-warps/kernel.cu:139",
+        "          23        0  issue       w0 pc 291 mask 0x3fff8000 ptx:577 lessons/02-warps/kernel.cu:142",
+        "          24        0  collective  w0 pc 275 shfl.idx mask 0x00007fff members 0x3fffffff",
+        "          24        0  collective  w0 pc 292 shfl.idx mask 0x3fff8000 members 0x3fffffff",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        if (!strstr(out, lines[i]))
+            fail_msg("the trace has no line \"%s\":\n%s", lines[i], out);
+    free(out);
+    char *raw = lesson_read_text("lessons/02-warps/README.md"), *readme = lesson_squash(raw);
+    free(raw);
+    static const char *const says[] = {"(`mask 0x00007fff`, then `0x3fff8000`)", "lanes 0-14 at `kernel.cu:139` at cycle 5",
+                                        "lanes 15-29 at `kernel.cu:142` at cycle 23",
+                                        "at cycle 24 the line under the view reads `shfl.sync, lanes 0x3fff8000`"};
+    for (size_t i = 0; i < sizeof says / sizeof *says; i++)
+        if (!strstr(readme, says[i]))
+            fail_msg("README.md no longer says \"%s\"", says[i]);
+    free(readme);
+}
+
+/* Lesson 2's README shows the stepper, the visualizer and the graded
+ * exercise, and asks before it answers; `warpsim lesson 2` offers both. */
+static void test_lesson2_readme_shows_step_viz_grade_and_questions(void **st)
+{
+    (void)st;
+    char *readme = lesson_read_text("lessons/02-warps/README.md");
+    assert_non_null(strstr(readme, "\nwarpsim step lessons/02-warps/kernel.ptx"));
+    assert_non_null(strstr(readme, "\nwarpsim viz strange.wst --view sm"));
+    assert_non_null(strstr(readme, "`warpsim grade 2 lessons/02-warps/exercise/warp_max.cu`"));
+    int q = 0;
+    for (const char *p = readme; (p = strstr(p, "Predict, then")); p++)
+        q++;
+    assert_true(q >= 4);
+    free(readme);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "%s lesson 2 </dev/null 2>&1", warpsim());
+    char *out = run_cmd(cmd);
+    if (!strstr(out, "warpsim step lessons/02-warps/kernel.ptx --kernel strange_shuffle_volta") ||
+        !strstr(out, "warpsim viz lesson.wst") || !strstr(out, "warpsim grade 2 "))
+        fail_msg("%s", out);
+    free(out);
+}
+
 static void test_lessons_2_and_3_are_listed(void **st)
 {
     (void)st;
@@ -279,6 +498,11 @@ int main(void)
         cmocka_unit_test(test_lesson2_strange_shuffle_faults_under_the_stack_model),
         cmocka_unit_test(test_lesson2_ballots_in_two_branches_meet),
         cmocka_unit_test(test_lesson2_harness_exits_0),
+        cmocka_unit_test(test_lesson2_strange_shuffle_table_is_the_h100_recording),
+        cmocka_unit_test(test_lesson2_activemask_table_is_the_output_and_the_recording),
+        cmocka_unit_test(test_lesson2_stepper_shows_what_the_readme_says),
+        cmocka_unit_test(test_lesson2_trace_shows_the_groups_the_readme_names),
+        cmocka_unit_test(test_lesson2_readme_shows_step_viz_grade_and_questions),
         cmocka_unit_test(test_lesson3_sums_counts_and_old_value_guarantees),
         cmocka_unit_test(test_lesson3_float_atomic_sum_varies_with_the_order),
         cmocka_unit_test(test_lesson3_wrong_scope_is_reported),

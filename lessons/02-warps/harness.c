@@ -328,8 +328,9 @@ int lesson02_run(const LessonEnv *env)
         fprintf(c.o, "Try it yourself:\n"
                      "   warpsim run %s/kernel.ptx --kernel shuffle_sums --grid 2 --block 64 \\\n"
                      "       --arg buf:i32[100]=iota --arg buf:i32[4]=fill:0 --arg buf:i32[100]=fill:0 --arg i32:100\n"
-                     "Exercise: %s/exercise/README.md -- write warp_max.\n",
-                env->dir, env->dir);
+                     "Exercise: %s/exercise/README.md -- write warp_max, then grade it:\n"
+                     "   warpsim grade 2 %s/exercise/warp_max.cu\n",
+                env->dir, env->dir, env->dir);
         if (c.mismatches)
             fprintf(c.o, "\n%d result%s differ from the expected values (marked DIFFERS above).\n", c.mismatches,
                     c.mismatches == 1 ? "" : "s");

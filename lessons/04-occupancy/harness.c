@@ -229,8 +229,9 @@ static bool occupancy_times(Ctx *c, const LessonEnv *env)
                   "   start late and finish early, and the last wave is partial).  One load per thread waits\n"
                   "   for memory; with 8 blocks per SM the waits overlap, with 1 they queue -- in the model.\n"
                   "   The H100 timed scale_pad itself with CUDA events (warpsim xcheck 4): 0.00672 ms at 1\n"
-                  "   block per SM, 0.00400 ms at 8, 1.68x faster -- a GPU launch costs about 0.0034 ms of\n"
-                  "   that, so the kernels differ by more than the events show (README step 6).\n\n");
+                  "   block per SM, 0.00400 ms at 8, 1.68x faster -- a launch of one warp took 0.00333 ms\n"
+                  "   in the same recording, so the kernels differ by more than the events show (README\n"
+                  "   step 6).\n\n");
     return true;
 }
 

@@ -16,6 +16,9 @@
 #define DRAM_BPC 1948.0          /* the H100's DRAM read bandwidth in bytes a cycle
                                     (traces/hw/timing-microbench-h100.json) */
 #define DRAM_LAT 574.0           /* and its DRAM latency in cycles (the same recording) */
+#define H100_ILP1_W1 11174.0     /* the H100's cycles for step 1's launches (traces/hw/ */
+#define H100_ILP4_W1 5834.0      /* timing-h100.json, family ilp: ilp1_w1, ilp4_w1, */
+#define H100_ILP1_W8 5907.0      /* ilp1_w8) */
 
 typedef struct {
     Device *dev;
@@ -123,8 +126,11 @@ static bool step_ilp_tlp(Ctx *c)
     row(c, "1 chain, 1 warp/scheduler", &w1, &w1);
     row(c, "4 chains (ILP)", &ilp, &w1);
     row(c, "8 warps/scheduler (TLP)", &tlp, &w1);
-    fprintf(c->o, "\n   (\"on SMs\" leaves out the %.0f cycles of launch overhead every launch pays.)\n\n",
+    fprintf(c->o, "\n   (\"on SMs\" leaves out the %.0f cycles of launch overhead every launch pays.)\n",
             w1.cycles - w1.sm);
+    fprintf(c->o, "   In all cycles 1 chain takes %.2fx as long as 4 chains and %.2fx as long as 8 warps here;\n"
+                  "   the H100 took %.2fx and %.2fx (traces/hw/timing-h100.json, family ilp).\n\n",
+            w1.cycles / ilp.cycles, w1.cycles / tlp.cycles, H100_ILP1_W1 / H100_ILP4_W1, H100_ILP1_W1 / H100_ILP1_W8);
     check(c, w1.top == DEVICE_STALL_WAIT && w1.share[DEVICE_STALL_WAIT] > 0.5,
           "one chain: most warp-cycles are `wait`, a fixed-latency dependency on the previous FMA");
     check(c, w1.cycles >= 1.4 * ilp.cycles && w1.sm >= 1.8 * ilp.sm,
