@@ -51,13 +51,17 @@ static const LessonClaim claims[] = {
      "Double buffered, pipe_async2 is at least 1.25x faster than pipe_async1"},
     {"holds:  long_scoreboard's share of the warps' cycles falls to under half of pipe_sync's",
      "long_scoreboard's share of the warps' cycles falls to under half of pipe_sync's"},
-    {"holds:  double buffering wins at 4, 16 and 64 FMAs per element (at least 1.15x)",
-     "double buffering wins at 4, 16 and 64 FMAs per element"},
+    {"holds:  double buffering wins at 4, 16 and 64 FMAs per thread (at least 1.15x)",
+     "double buffering wins at 4, 16 and 64 FMAs per thread"},
     {"holds:  after cg::wait(block) every sum is right and the checker finds nothing",
      "After cg::wait(block) every sum is right and the checker finds nothing"},
     {"holds:  read before the wait, the checker reports a cp-async race at the early read's line",
      "Read before the wait, the checker reports a cp-async race at the early read's line"},
     {"holds:  the early sums are wrong: the copies had not landed", "the early sums are wrong: the copies had not landed"},
+    {"holds:  on the default schedule every early read sees the tile as it was before the copy (zeros)",
+     "On the default schedule every early read comes before any wait, so it sees the tile as it was before the copy"},
+    {"holds:  in another order of the warps a few early reads find the copy landed: the result depends on the order",
+     "In another order of the warps"},
 };
 
 static void test_lesson09_every_claim_holds(void **st)
@@ -74,6 +78,27 @@ static void test_lesson09_every_claim_holds(void **st)
     /* the counts the README names */
     assert_non_null(strstr(t, "1 global load, 1 shared store;  per block and tile: 2 barriers"));
     assert_non_null(strstr(t, "early = 0: 1024 of 1024 sums right, 0 race finding(s)"));
+    /* step 3's early read: all zeros on the default schedule, 10 right on a random one */
+    assert_non_null(strstr(t, "early = 1: 0 of 1024 sums right (1024 are 0), 1 race finding(s)"));
+    assert_non_null(strstr(r, "(zeros here: 1024 of 1024 sums are 0)"));
+    assert_non_null(strstr(t, "early = 1, --schedule random --seed 1: 10 of 1024 sums right"));
+    assert_non_null(strstr(r, "(`--schedule random --seed 1`) 10 of the 1024 sums come out right"));
+    /* the work is a chain of FMAs per thread, not per element of the tile */
+    assert_null(strstr(r, "per element"));
+    assert_null(strstr(t, "per element"));
+    /* the model's gains at 4, 16 and 64 FMAs hardly differ, as the README says */
+    double g[3];
+    const char *gains = strstr(t, "async1 / async2 ");
+    assert_non_null(gains);
+    assert_int_equal(sscanf(gains, "async1 / async2 %lfx %lfx %lfx", &g[0], &g[1], &g[2]), 3);
+    for (int k = 0; k < 3; k++)
+        if (g[k] < g[0] - 0.05 || g[k] > g[0] + 0.05)
+            fail_msg("the model's gains %.2f %.2f %.2f differ: the README says they hardly do", g[0], g[1], g[2]);
+    assert_non_null(strstr(r, "The model's three gains, in the lesson's output, hardly differ"));
+    /* the commands to look closer and the graded exercise */
+    assert_non_null(strstr(r, "`warpsim step lessons/09-async-copies/kernel.ptx"));
+    assert_non_null(strstr(r, "`warpsim viz s.wst a2.wst --view sm`"));
+    assert_non_null(strstr(r, "`warpsim grade 9`"));
     /* the lines of the race, as the README names them */
     assert_non_null(strstr(t, "cp.async by thread 1 at kernel.cu:93"));
     assert_non_null(strstr(t, "at kernel.cu:97"));
@@ -193,6 +218,38 @@ static void test_lesson09_h100_figures_are_recorded(void **st)
     free(rec);
 }
 
+/* Step 4: alignment_of stores 0 0 0 12 in the simulator, as the README
+ * says, and the H100's recording holds the same. */
+static void test_lesson09_alignment_as_the_readme_says(void **st)
+{
+    (void)st;
+    const char *w = getenv("WARPSIM");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd,
+             "%s run " DIR "/kernel.ptx --kernel alignment_of --grid 1 --block 32 --arg buf:f32[3]=fill:0 "
+             "--arg buf:f32[1000]=fill:0 --arg buf:u32[4]=fill:0 2>&1",
+             w ? w : "build/warpsim");
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    static char out[1 << 14];
+    out[fread(out, 1, sizeof out - 1, p)] = 0;
+    assert_int_equal(pclose(p), 0);
+    if (!strstr(out, "arg 2  u32[4]: 0 0 0 12\n"))
+        fail_msg("alignment_of:\n%s", out);
+    char *raw = lesson_read_text(DIR "/README.md"), *r = lesson_squash(raw);
+    assert_non_null(strstr(r, "--arg buf:f32[3]=fill:0 --arg buf:f32[1000]=fill:0 --arg buf:u32[4]=fill:0` prints "
+                              "`u32[4]: 0 0 0 12`, and the H100 stored the same"));
+    char *rec = lesson_read_text("traces/hw/nvidia-h100-80gb-hbm3/xcheck.json");
+    const char *a = strstr(rec, "\"line\": \"--kernel alignment_of ");
+    assert_non_null(a);
+    const char *h = strstr(a, "\"hex\": \"00000000 00000000 00000000 0000000c\"");
+    const char *next = strstr(a + 1, "\"line\": ");
+    assert_true(h && (!next || h < next));
+    free(rec);
+    free(r);
+    free(raw);
+}
+
 static void test_lesson09_xcheck_lines_parse_and_run(void **st)
 {
     (void)st;
@@ -220,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_lesson09_every_claim_holds),
         cmocka_unit_test(test_lesson09_stepper_lines),
         cmocka_unit_test(test_lesson09_h100_figures_are_recorded),
+        cmocka_unit_test(test_lesson09_alignment_as_the_readme_says),
         cmocka_unit_test(test_lesson09_xcheck_lines_parse_and_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -233,6 +233,90 @@ static void test_lesson10_race_checker_as_the_readme_says(void **st)
     free(r);
 }
 
+/* `warpsim xcheck 10 --recorded`, the comparison with the H100's recording. */
+static char *recorded_xcheck(void)
+{
+    const char *w = getenv("WARPSIM");
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s xcheck %s --recorded 2>&1", w ? w : "build/warpsim", SLUG);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    char *out = calloc(1, 1 << 16);
+    assert_non_null(out);
+    out[fread(out, 1, (1 << 16) - 1, p)] = 0;
+    int st = pclose(p);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+        fail_msg("warpsim xcheck %s --recorded:\n%s", SLUG, out);
+    return out;
+}
+
+/* Step 3's H100 figures are the recording's: 20 grid barriers against 20
+ * block barriers, on the H100 and in the model (the README and the
+ * COVERAGE row quote both); step 2's cooperative grid_sum ran there. */
+static void test_lesson10_h100_figures_are_the_recordings(void **st)
+{
+    (void)st;
+    char *o = recorded_xcheck();
+    assert_non_null(strstr(o, "grid_sum <<<(132,1,1), (256,1,1), 0>>>  exact"));
+    assert_non_null(strstr(o, "grid_sum <<<(1056,1,1), (256,1,1), 0>>>  exact"));
+    double sg, sb, sr, hg, hb, hr;
+    const char *sim = strstr(o, "\n    simulator  "), *ref = strstr(o, "\n    reference  ");
+    assert_true(sim && ref);
+    assert_int_equal(sscanf(sim, " simulator %lf / %lf cycles = %lfx", &sg, &sb, &sr), 3);
+    assert_int_equal(sscanf(ref, " reference %lf / %lf ms = %lfx", &hg, &hb, &hr), 3);
+    char *raw = lesson_read_text("lessons/" SLUG "/README.md"), *r = lesson_squash(raw);
+    char want[256];
+    snprintf(want, sizeof want, "`sync_grid` took %.2fx as long as `sync_block` (%.4f against %.4f ms), where the model "
+             "says %.2fx for the same two launches", hr, hg, hb, sr);
+    if (!strstr(r, want))
+        fail_msg("README.md lacks \"%s\"", want);
+    assert_non_null(strstr(r, "this lesson's `grid_sum` at 132 and at 1056 blocks"));
+    char *cov = lesson_read_text("lessons/COVERAGE.md");
+    snprintf(want, sizeof want, "%.2fx on the H100, %.2fx in the model", hr, sr);
+    if (!strstr(cov, want))
+        fail_msg("COVERAGE.md lacks \"%s\"", want);
+    free(cov);
+    free(r);
+    free(raw);
+    free(o);
+}
+
+/* Step 2's trap is cooperative groups' own check in the PTX; step 3's
+ * launch overhead is the model's, from the H100's empty kernel. */
+static void test_lesson10_trap_and_launch_overhead_as_the_readme_says(void **st)
+{
+    (void)st;
+    char *e = lesson_entry_text("lessons/" SLUG "/kernel.ptx", "grid_sum");
+    assert_non_null(strstr(e, "%envreg1"));
+    assert_non_null(strstr(e, "%envreg2"));
+    assert_non_null(strstr(e, "\ttrap;"));
+    free(e);
+    int rc;
+    char *t = lesson_output("10", "lessons/" SLUG, &rc);
+    assert_non_null(strstr(t, "(two launch overheads of 3520)"));
+    char *rec = lesson_read_text("traces/hw/timing-microbench-h100.json");
+    const char *lo = strstr(rec, "\"launch_overhead\": {");
+    assert_non_null(lo);
+    lo = strstr(lo, "\"1\": ");
+    assert_non_null(lo);
+    int one = atoi(lo + 5);
+    char *raw = lesson_read_text("lessons/" SLUG "/README.md"), *r = lesson_squash(raw);
+    char want[160];
+    snprintf(want, sizeof want, "3,520 cycles, taken from an empty kernel of one block on the H100: %d,%03d cycles",
+             one / 1000, one % 1000);
+    if (!strstr(r, want))
+        fail_msg("README.md lacks \"%s\"", want);
+    assert_non_null(strstr(r, "executes `trap`"));
+    /* the commands to look closer and the graded exercise */
+    assert_non_null(strstr(r, "`warpsim step lessons/10-cooperative-groups/kernel.ptx"));
+    assert_non_null(strstr(r, "`warpsim viz g.wst --view sm --at 1000`"));
+    assert_non_null(strstr(r, "`warpsim grade 10`"));
+    free(r);
+    free(raw);
+    free(rec);
+    free(t);
+}
+
 /* The H100 recording of a cooperative launch that the README cites. */
 static void test_lesson10_cited_recording_exists(void **st)
 {
@@ -257,6 +341,8 @@ int main(void)
         cmocka_unit_test(test_lesson10_cooperative_launches_survive_a_recording),
         cmocka_unit_test(test_lesson10_race_checker_as_the_readme_says),
         cmocka_unit_test(test_lesson10_cited_recording_exists),
+        cmocka_unit_test(test_lesson10_h100_figures_are_the_recordings),
+        cmocka_unit_test(test_lesson10_trap_and_launch_overhead_as_the_readme_says),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

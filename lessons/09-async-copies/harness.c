@@ -15,6 +15,7 @@
 #define TILES 8
 #define TILE 1024
 #define SUM_GRID 4               /* tile_sum: 4 blocks, one tile each */
+#define RANDOM_SEED 1            /* tile_sum's early read on a random schedule */
 
 typedef struct {
     Device *dev;
@@ -77,8 +78,8 @@ static bool step_sync(Ctx *c, Result *sync)
     const DeviceStats *st = &sync->st;
     double per = (double)st->threads * TILES;
     fprintf(c->o, "1. The synchronous copy.  pipe_sync: %d blocks of %d threads walk %d tiles of %d floats each:\n"
-                  "   t[threadIdx.x] = src[...] (one float4 a thread), __syncthreads(), 64 FMAs per element,\n"
-                  "   __syncthreads().\n"
+                  "   t[threadIdx.x] = src[...] (one float4 a thread), __syncthreads(), a chain of 64 FMAs per\n"
+                  "   thread, __syncthreads().\n"
                   "   Question: what instructions does the copy line become?  Why two barriers per tile?\n"
                   "   And while a tile arrives from DRAM, what are the warps doing?\n\n",
             GRID, BLOCK, TILES, TILE);
@@ -119,7 +120,7 @@ static bool step_async(Ctx *c, const Result *sync)
                 (unsigned long long)row[k]->st.global_loads, (unsigned long long)row[k]->st.shared_stores,
                 row[k]->cycles, sync->cycles / row[k]->cycles, 100 * row[k]->share[DEVICE_STALL_LONG_SCOREBOARD],
                 device_stall_name(row[k]->top));
-    fprintf(c->o, "\n     FMAs per element     4        16        64\n     async1 / async2 ");
+    fprintf(c->o, "\n     FMAs per thread      4        16        64\n     async1 / async2 ");
     bool every = true;
     for (int k = 0; k < 3; k++) {
         fprintf(c->o, "   %.2fx  ", a1[k].cycles / a2[k].cycles);
@@ -133,7 +134,7 @@ static bool step_async(Ctx *c, const Result *sync)
     check(c, one->cycles >= 1.25 * two->cycles, "double buffered, pipe_async2 is at least 1.25x faster than pipe_async1");
     check(c, two->share[DEVICE_STALL_LONG_SCOREBOARD] < 0.5 * sync->share[DEVICE_STALL_LONG_SCOREBOARD],
           "long_scoreboard's share of the warps' cycles falls to under half of pipe_sync's");
-    check(c, every, "double buffering wins at 4, 16 and 64 FMAs per element (at least 1.15x)");
+    check(c, every, "double buffering wins at 4, 16 and 64 FMAs per thread (at least 1.15x)");
     fputc('\n', c->o);
     return true;
 }
@@ -156,26 +157,31 @@ static int line_of(const Ctx *c, const char *mark)
     return found;
 }
 
-/* tile_sum over in = 0, 1, 2, ...: the sums right, the findings counted. */
-static bool tile_sum(Ctx *c, int early, int *right, int *nraces, DeviceRace *first)
+/* tile_sum over in = 0, 1, 2, ..., on the default schedule or on a random
+ * one (seed): the sums right, the sums that are 0 (the tile as it was
+ * before the copy), the findings counted. */
+static bool tile_sum(Ctx *c, int early, int seed, int *right, int *zeros, int *nraces, DeviceRace *first)
 {
     static float in[SUM_GRID * TILE], out[SUM_GRID * BLOCK];
     for (int i = 0; i < SUM_GRID * TILE; i++)
         in[i] = (float)i;
     LessonLaunch l = {.kernel = "tile_sum", .grid = SUM_GRID, .block = BLOCK, .in = in, .n_in = SUM_GRID * TILE,
                       .nout = 1, .out_n = {SUM_GRID * BLOCK}, .nscalar = 1, .scalar = {early},
-                      .cfg = {.checks = DEVICE_CHECK_RACES}};
+                      .cfg = {.checks = DEVICE_CHECK_RACES,
+                              .schedule = seed ? DEVICE_SCHED_RANDOM : DEVICE_SCHED_ROUNDROBIN,
+                              .seed = (uint64_t)seed}};
     void *outs[4] = {out};
     DeviceFault fault;
     if (lesson_run32(c->dev, c->mod, &l, outs, NULL, &fault) != SIM_OK) {
         fprintf(stderr, "warpsim lesson: tile_sum faulted: %s\n", fault.msg);
         return false;
     }
-    *right = 0;
+    *right = *zeros = 0;
     for (int b = 0; b < SUM_GRID; b++)
         for (int t = 0; t < BLOCK; t++) {
             const float *q = in + b * TILE + 4 * ((t + 1) % BLOCK);
             *right += out[b * BLOCK + t] == q[0] + q[1] + q[2] + q[3];
+            *zeros += out[b * BLOCK + t] == 0.0f;
         }
     *nraces = device_race_count(c->dev);
     memset(first, 0, sizeof *first);
@@ -186,9 +192,11 @@ static bool tile_sum(Ctx *c, int early, int *right, int *nraces, DeviceRace *fir
 
 static bool step_race(Ctx *c)
 {
-    int ok_right, ok_races, early_right, early_races;
-    DeviceRace f0, f1;
-    if (!tile_sum(c, 0, &ok_right, &ok_races, &f0) || !tile_sum(c, 1, &early_right, &early_races, &f1))
+    int ok_right, ok_zeros, ok_races, early_right, early_zeros, early_races, rnd_right, rnd_zeros, rnd_races;
+    DeviceRace f0, f1, f2;
+    if (!tile_sum(c, 0, 0, &ok_right, &ok_zeros, &ok_races, &f0) ||
+        !tile_sum(c, 1, 0, &early_right, &early_zeros, &early_races, &f1) ||
+        !tile_sum(c, 1, RANDOM_SEED, &rnd_right, &rnd_zeros, &rnd_races, &f2))
         return false;
     int line = line_of(c, "// too early");
     fprintf(c->o, "3. Touching the tile before the wait.  tile_sum copies a tile with cooperative_groups::\n"
@@ -196,18 +204,23 @@ static bool step_race(Ctx *c)
                   "   thread adds up its neighbour's float4 of it.  With early = 1 it reads before cg::wait(block).\n"
                   "   Question: what does the early read see?  What does the race checker say, and where?\n\n"
                   "     early = 0: %d of %d sums right, %d race finding(s)\n"
-                  "     early = 1: %d of %d sums right, %d race finding(s)\n",
-            ok_right, SUM_GRID * BLOCK, ok_races, early_right, SUM_GRID * BLOCK, early_races);
+                  "     early = 1: %d of %d sums right (%d are 0), %d race finding(s)\n",
+            ok_right, SUM_GRID * BLOCK, ok_races, early_right, SUM_GRID * BLOCK, early_zeros, early_races);
     if (early_races)
         fprintf(c->o, "       %s: %s\n       %s by thread %u at kernel.cu:%d; %s by thread %u at kernel.cu:%d\n",
                 f1.kind, f1.msg, f1.first.op, f1.first.thread.x, f1.first.line, f1.second.op, f1.second.thread.x,
                 f1.second.line);
-    fputc('\n', c->o);
+    fprintf(c->o, "     early = 1, --schedule random --seed %d: %d of %d sums right (%d are 0)\n\n", RANDOM_SEED,
+            rnd_right, SUM_GRID * BLOCK, rnd_zeros);
     check(c, ok_right == SUM_GRID * BLOCK && ok_races == 0,
           "after cg::wait(block) every sum is right and the checker finds nothing");
     check(c, early_races > 0 && !strcmp(f1.kind, "cp-async") && line > 0 && f1.second.line == line,
           "read before the wait, the checker reports a cp-async race at the early read's line");
     check(c, early_right < SUM_GRID * BLOCK, "the early sums are wrong: the copies had not landed");
+    check(c, early_zeros == SUM_GRID * BLOCK,
+          "on the default schedule every early read sees the tile as it was before the copy (zeros)");
+    check(c, rnd_right > 0 && rnd_right < SUM_GRID * BLOCK && rnd_races > 0,
+          "in another order of the warps a few early reads find the copy landed: the result depends on the order");
     fputc('\n', c->o);
     return true;
 }

@@ -1,6 +1,6 @@
 // kernel.cu: lesson 09 -- asynchronous copies and pipelines.  A block walks
-// `tiles` tiles of 1024 floats: copy a tile into shared memory, then compute
-// `work` FMAs per element on it.  The first three kernels are the timing
+// `tiles` tiles of 1024 floats: copy a tile into shared memory, then each thread
+// runs `work` dependent FMAs on it.  The first three kernels are the timing
 // suite's (tests/timing/async.cu), so the H100's recording of them
 // (traces/hw/timing-h100.json, family cp_async) speaks for this lesson.
 // blockDim.x must be 256 (one float4 per thread per tile).

@@ -189,9 +189,10 @@ static void how_many(Ctx *c)
                                                          : "the cluster (GPCs not whole clusters)");
         }
     fprintf(c->o, "   A cluster must fit in one GPC, so a GPC whose SMs do not divide into whole\n"
-                  "   clusters leaves room unused, and a cluster launch keeps at most 8 blocks on an SM\n"
-                  "   (measured on an H200; undocumented).  `warpsim occupancy --cluster N` says which\n"
-                  "   limits; the model is an upper bound (an H200 gave 248, not 264, for 128-thread\n"
+                  "   clusters leaves room unused, and the model keeps at most 8 blocks of a cluster launch\n"
+                  "   on an SM (a rule from an H200's occupancy API, undocumented; that query is not among\n"
+                  "   the recordings in traces/hw/).  `warpsim occupancy --cluster N` says which limits;\n"
+                  "   the model is an upper bound (the same H200 answered 248, not 264, for 128-thread\n"
                   "   blocks in clusters of 4).\n\n");
 }
 

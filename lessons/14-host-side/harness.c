@@ -219,7 +219,7 @@ static bool step_params(Ctx *c, DevicePtr outp)
         huge[k] = 1;
     int total = device_kernel_param_size(c->mod, "huge_params", 0) + device_kernel_param_size(c->mod, "huge_params", 1);
     fprintf(c->o, "   huge_params(int *out, Huge h) takes a pointer and 8,189 ints: %d bytes of parameters,\n"
-                  "   the most a kernel may take on sm_90 with CUDA 12.1 or later (one int more and ptxas\n"
+                  "   the most a kernel may take on sm_90 with CUDA 12.1 or later (one int more and nvcc\n"
                   "   refuses it).  Every int is 1 and the block sums them.\n"
                   "   Question: does every byte arrive?\n\n",
             total);

@@ -63,7 +63,7 @@ extern "C" __global__ void table_grid_constant(const __grid_constant__ Table t, 
 // The most parameter bytes a kernel may take on sm_90 with CUDA 12.1 or
 // later: 32,764.  One pointer and 8,189 ints fill it exactly (the pointer
 // first: after the table it would be aligned up to 8 and need 32,768);
-// one int more and ptxas refuses the kernel.
+// one int more and nvcc refuses the kernel.
 struct Huge {
     int v[8189];
 };
