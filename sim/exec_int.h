@@ -676,6 +676,9 @@ void exec_race_barrier_divergence(Exec *x, Block *b, int id, const Warp *w1, int
                                   int l2, int32_t pc2, bool exited);
 /* Atomic order log (exec_race.c): one element update. */
 void exec_atomic_log(Exec *x, Warp *w, int lane, int space, uint64_t addr, uint64_t old, uint64_t val);
+/* One update (old -> val by lane `lane` of w) counted on lg, and listed
+ * while lg has room. */
+void exec_atomic_log_add(const Exec *x, DeviceAtomicLog *lg, const Warp *w, int lane, uint64_t old, uint64_t val);
 
 /* ---- timing model hooks (timing_*.c), called only when x->tm ------------
  * With the timing model the scheduler of exec_sched.c asks timing_pick

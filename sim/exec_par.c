@@ -537,18 +537,8 @@ void exec_par_atomic_log(Exec *x, Warp *w, int lane, const char *space, uint64_t
     ExecPar *p = c->par;
     /* the launch's log full at the round's start: only its addresses matter */
     DeviceAtomicLog *lg = alog_entry(c, addr, space, p->alog_n0 < DEVICE_ATOMIC_LOG_ADDRS);
-    if (!lg)
-        return;
-    lg->total++;
-    if (lg->n == DEVICE_ATOMIC_LOG_UPDATES)
-        return;
-    int t = exec_tid(w, lane);
-    unsigned bx = x->cfg->block.x, by = x->cfg->block.y;
-    lg->u[lg->n].block = w->blk->ctaid;
-    lg->u[lg->n].thread = (DeviceDim3){(unsigned)t % bx, (unsigned)t / bx % by, (unsigned)t / (bx * by)};
-    lg->u[lg->n].old = old;
-    lg->u[lg->n].val = val;
-    lg->n++;
+    if (lg)
+        exec_atomic_log_add(x, lg, w, lane, old, val);
 }
 
 static void chunk_setup(ExecPar *p, ExecParChunk *c, const int *sms, int nsms)

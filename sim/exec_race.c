@@ -128,6 +128,11 @@ void exec_atomic_log(Exec *x, Warp *w, int lane, int space, uint64_t addr, uint6
         snprintf(lg->space, sizeof lg->space, "%s", sp);
         (*x->n_alog)++;
     }
+    exec_atomic_log_add(x, lg, w, lane, old, val);
+}
+
+void exec_atomic_log_add(const Exec *x, DeviceAtomicLog *lg, const Warp *w, int lane, uint64_t old, uint64_t val)
+{
     lg->total++;
     if (lg->n == DEVICE_ATOMIC_LOG_UPDATES)
         return;

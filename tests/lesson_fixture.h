@@ -68,6 +68,27 @@ static inline char *lesson_output(const char *number, const char *dir, int *rc)
     return text;
 }
 
+/* The output of a shell command (stdout and stderr as the command
+ * redirects them), malloc'd; the test fails when it cannot be started. */
+static inline char *lesson_run_cmd(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, n = 0, got;
+    char *buf = malloc(cap + 1);
+    assert_non_null(buf);
+    while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
+        n += got;
+        if (n == cap) {
+            buf = realloc(buf, (cap *= 2) + 1);
+            assert_non_null(buf);
+        }
+    }
+    buf[n] = 0;
+    pclose(p);
+    return buf;
+}
+
 /* The file at path, whole (the test fails when it cannot be read). */
 static inline char *lesson_read_text(const char *path)
 {

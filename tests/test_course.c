@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "lesson.h"
+#include "lesson_fixture.h"
 #include "source.h"
 #include "xcheck.h"
 
@@ -28,28 +29,6 @@ static char *read_text(const char *path)
     if (!t)
         fail_msg("%s", msg);
     return t;
-}
-
-/* The output of a shell command (stdout and stderr), malloc'd. */
-static char *run_cmd(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    assert_non_null(buf);
-    size_t got;
-    while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
-        n += got;
-        if (n == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap + 1);
-            assert_non_null(buf);
-        }
-    }
-    buf[n] = 0;
-    pclose(p);
-    return buf;
 }
 
 static const char *warpsim(void)
@@ -286,7 +265,7 @@ static void test_lesson2_activemask_vs_ballot_explores_to_one_result(void **st)
              "--arg buf:i32[32]=iota --arg buf:u32[32]=fill:0 --arg buf:u32[32]=fill:0 --arg buf:i32[32]=fill:0 "
              "--runs 50 2>&1",
              warpsim());
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     assert_null(strstr(out, "distinct results"));
     int same = 0;
     for (const char *p = out; (p = strstr(p, "the same in every run")); p++)
@@ -310,13 +289,13 @@ static void test_lesson4_step_and_occupancy_claims_hold(void **st)
              "--kernel scale_pad --gpu t4 --grid 80 --block 256 --smem 40000 --arg buf:f32[20480]=rand:1 "
              "--arg buf:f32[20480]=fill:0 --arg f32:2.5 --arg i32:20480 2>&1",
              warpsim());
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     if (!strstr(out, "[block 40 warp 0, SM 0, cycle 47]") ||
         !strstr(out, "SMs 0-39    1 block each, 8 of 32 warps (25% occupancy)") || !strstr(out, "40 finished"))
         fail_msg("%s", out);
     free(out);
     snprintf(cmd, sizeof cmd, "%s occupancy --arch sm_100 --block 100 --regs 16 2>&1", warpsim());
-    out = run_cmd(cmd);
+    out = lesson_run_cmd(cmd);
     if (!strstr(out, "occupancy           100.0%") || !strstr(out, "16   (limited by warps)"))
         fail_msg("%s", out);
     free(out);
@@ -417,7 +396,7 @@ static void test_lesson4_shows_simulated_against_measured_occupancy(void **st)
     free(t);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "%s xcheck 4 --backend sim 2>&1", warpsim());
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     if (!strstr(out, "1 time claim judged, 0 failing") || !strstr(out, " 0 mismatches"))
         fail_msg("%s", out);
     free(out);
@@ -430,7 +409,7 @@ static void test_lesson3_command_offers_the_stepper_and_visualizer(void **st)
     (void)st;
     char cmd[256];
     snprintf(cmd, sizeof cmd, "%s lesson 3 </dev/null 2>&1", warpsim());
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     if (!strstr(out, "Step through this lesson's kernel") || !strstr(out, "warpsim viz lesson.wst") ||
         !strstr(out, "--kernel last_writer"))
         fail_msg("%s", out);

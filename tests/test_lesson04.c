@@ -32,32 +32,12 @@ static const char *warpsim(void)
     return w ? w : "build/warpsim";
 }
 
-/* The output of a shell command (stdout and stderr), malloc'd. */
-static char *run_cmd(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1);
-    assert_non_null(buf);
-    while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
-        n += got;
-        if (n == cap) {
-            buf = realloc(buf, (cap *= 2) + 1);
-            assert_non_null(buf);
-        }
-    }
-    buf[n] = 0;
-    pclose(p);
-    return buf;
-}
-
 /* `warpsim ARGS` prints every string of want (NULL-terminated). */
 static void expect_prints(const char *args, const char *const *want)
 {
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s %s 2>&1", warpsim(), args);
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     for (; *want; want++)
         if (!strstr(out, *want))
             fail_msg("warpsim %s did not print \"%s\":\n%s", args, *want, out);
@@ -105,7 +85,7 @@ static void test_lesson4_simulator_launches_ignore_registers(void **st)
              "printf 'info sms\\n' | %s step lessons/04-occupancy/kernel.ptx --kernel poly_eval --grid 1056 --block 256 "
              "--arg 'buf:f32[270336]=rand:1' --arg 'buf:f32[270336]=fill:0' --arg i32:270336 2>&1",
              warpsim());
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     if (!strstr(out, "SMs 0-131   8 blocks each, 64 of 64 warps (100% occupancy)"))
         fail_msg("%s", out);
     free(out);
@@ -237,7 +217,7 @@ static void test_lesson4_waves_trace_shows_the_second_wave(void **st)
              "--arg 'buf:f32[20480]=rand:1' --arg 'buf:f32[20480]=fill:0' --arg f32:2.5 --arg i32:20480 "
              "--trace %s --trace-level blocks >/dev/null 2>&1 && %s trace dump %s 2>&1",
              warpsim(), path, warpsim(), path);
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     unlink(path);
     int retired = 0, dispatched = 0, sm0 = -1;
     for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {

@@ -172,26 +172,6 @@ static const char *warpsim(void)
     return w ? w : "build/warpsim";
 }
 
-/* The output of a shell command (stdout and stderr), malloc'd. */
-static char *run_cmd(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1);
-    assert_non_null(buf);
-    while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
-        n += got;
-        if (n == cap) {
-            buf = realloc(buf, (cap *= 2) + 1);
-            assert_non_null(buf);
-        }
-    }
-    buf[n] = 0;
-    pclose(p);
-    return buf;
-}
-
 static char *readme_squashed(void)
 {
     char *raw = lesson_read_text("lessons/06-latency-throughput/README.md"), *r = lesson_squash(raw);
@@ -299,7 +279,7 @@ static void test_lesson06_division_judged_on_the_model_and_the_h100(void **st)
     (void)st;
     char cmd[256];
     snprintf(cmd, sizeof cmd, "%s xcheck 6 --recorded 2>&1", warpsim());
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     const char *c = strstr(out, "time: op_mul (line 39) faster than op_div (line 38) by 2.5x");
     if (!c || !strstr(out, " 0 mismatches") || !strstr(out, "2 time claims judged, 0 failing"))
         fail_msg("%s", out);
@@ -352,7 +332,7 @@ static void test_lesson06_stepper_and_viz_show_what_the_readme_says(void **st)
                  "printf '%s' | %s step lessons/06-latency-throughput/kernel.ptx --kernel %s --grid 1 --block 32 "
                  "--timing %s 2>&1",
                  s[k].script, warpsim(), s[k].kernel, s[k].args);
-        char *out = run_cmd(cmd);
+        char *out = lesson_run_cmd(cmd);
         for (int i = 0; i < 4 && s[k].want[i]; i++)
             if (!strstr(out, s[k].want[i]))
                 fail_msg("%s: no \"%s\":\n%s", s[k].kernel, s[k].want[i], out);
@@ -378,7 +358,7 @@ static void test_lesson06_stepper_and_viz_show_what_the_readme_says(void **st)
              "--arg 'buf:f32[4]=fill:0' --arg i32:64 --arg i32:4 --arg f32:0.999 --trace %s --trace-level warps "
              ">/dev/null 2>&1 && %s trace dump %s 2>&1",
              warpsim(), path, warpsim(), path);
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     unlink(path);
     int ended[16];
     for (int w = 0; w < 16; w++)
@@ -399,7 +379,7 @@ static void test_lesson06_stepper_and_viz_show_what_the_readme_says(void **st)
     assert_non_null(strstr(raw, "`warpsim grade 6`"));
     free(raw);
     snprintf(cmd, sizeof cmd, "%s lesson 6 </dev/null 2>&1", warpsim());
-    out = run_cmd(cmd);
+    out = lesson_run_cmd(cmd);
     if (!strstr(out, "Step through this lesson's kernel") || !strstr(out, "warpsim viz lesson.wst"))
         fail_msg("%s", out);
     free(out);

@@ -131,26 +131,6 @@ static const char *warpsim(void)
     return w ? w : "build/warpsim";
 }
 
-/* The output of a shell command (stdout and stderr), malloc'd. */
-static char *run_cmd(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1);
-    assert_non_null(buf);
-    while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
-        n += got;
-        if (n == cap) {
-            buf = realloc(buf, (cap *= 2) + 1);
-            assert_non_null(buf);
-        }
-    }
-    buf[n] = 0;
-    pclose(p);
-    return buf;
-}
-
 static char *readme_squashed(void)
 {
     char *raw = lesson_read_text("lessons/07-caches-carveout/README.md"), *r = lesson_squash(raw);
@@ -228,7 +208,7 @@ static void test_lesson07_picture_is_what_the_commands_give(void **st)
              "%s run lessons/07-caches-carveout/kernel.ptx --kernel stream_sum --grid 1056 --block 256 --smem 232448 "
              "--timing --arg 'buf:f32[1]=fill:0' --trace %s --trace-level blocks >/dev/null 2>&1 && %s trace dump %s 2>&1",
              warpsim(), path, warpsim(), path);
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     unlink(path);
     int retired = 0, dispatched = 0;
     for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
@@ -265,7 +245,7 @@ static void test_lesson07_stepper_shows_an_l1_hit_and_a_miss(void **st)
                  "printf 'break 27\\ncontinue\\ncontinue\\ncontinue\\n' | %s step lessons/07-caches-carveout/kernel.ptx "
                  "--kernel l1_gather --grid 1 --block 64 --carveout %d --timing --arg 'buf:f32[1]=fill:0' --arg i32:4 2>&1",
                  warpsim(), s[k].carveout);
-        char *out = run_cmd(cmd);
+        char *out = lesson_run_cmd(cmd);
         for (int i = 0; i < 3; i++)
             if (!strstr(out, s[k].want[i]))
                 fail_msg("carveout %d: no \"%s\":\n%s", s[k].carveout, s[k].want[i], out);
@@ -285,7 +265,7 @@ static void test_lesson07_stepper_shows_an_l1_hit_and_a_miss(void **st)
     free(raw);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "%s lesson 7 </dev/null 2>&1", warpsim());
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     if (!strstr(out, "Step through this lesson's kernel") || !strstr(out, "--kernel l1_gather"))
         fail_msg("%s", out);
     free(out);

@@ -263,26 +263,6 @@ static void test_lesson3_shows_simulated_cycles_beside_the_h100(void **st)
     free(t);
 }
 
-/* The output of a shell command (stdout and stderr), malloc'd. */
-static char *run_cmd(const char *cmd)
-{
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t cap = 1 << 16, n = 0, got;
-    char *buf = malloc(cap + 1);
-    assert_non_null(buf);
-    while ((got = fread(buf + n, 1, cap - n, p)) > 0) {
-        n += got;
-        if (n == cap) {
-            buf = realloc(buf, (cap *= 2) + 1);
-            assert_non_null(buf);
-        }
-    }
-    buf[n] = 0;
-    pclose(p);
-    return buf;
-}
-
 static const char *warpsim(void)
 {
     const char *w = getenv("WARPSIM");
@@ -377,7 +357,7 @@ static void test_lesson2_activemask_table_is_the_output_and_the_recording(void *
     free(t);
     char cmd[512];
     snprintf(cmd, sizeof cmd, "%s xcheck 02-warps --recorded 2>&1", warpsim());
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     if (!strstr(out, "strange_shuffle_volta <<<(1,1,1), (32,1,1), 0>>>  exact") ||
         !strstr(out, "activemask_vs_ballot <<<(1,1,1), (32,1,1), 0>>>  exact") || !strstr(out, " 0 mismatches"))
         fail_msg("%s", out);
@@ -394,7 +374,7 @@ static void test_lesson2_stepper_shows_what_the_readme_says(void **st)
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "printf 'break 142\\ncontinue\\nstep\\ninfo lanes\\nstep 2\\nprint %%%%r15\\n' | %s step %s 2>&1",
              warpsim(), launch);
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     if (!strstr(out, "lanes 0-14 ") || !strstr(out, "at a warp sync   pc 275 kernel.cu:139") ||
         !strstr(out, "lanes 15-29 ") || !strstr(out, "issues next      pc 291 kernel.cu:142") ||
         !strstr(out, "lanes 24-31:         52         54         56         58          0          1        188        188") ||
@@ -402,7 +382,7 @@ static void test_lesson2_stepper_shows_what_the_readme_says(void **st)
         fail_msg("%s", out);
     free(out);
     snprintf(cmd, sizeof cmd, "printf 'break 142\\ncontinue\\n' | %s step %s --divergence stack 2>&1", warpsim(), launch);
-    out = run_cmd(cmd);
+    out = lesson_run_cmd(cmd);
     if (!strstr(out, "the launch ended with a fault") || !strstr(out, "kernel fault: warp-sync") ||
         !strstr(out, "at lessons/02-warps/kernel.cu:139"))
         fail_msg("%s", out);
@@ -433,7 +413,7 @@ static void test_lesson2_trace_shows_the_groups_the_readme_names(void **st)
              "%s run lessons/02-warps/kernel.ptx --kernel strange_shuffle_volta --grid 1 --block 32 "
              "--arg 'buf:i32[32]=fill:0' --trace %s --trace-level instructions >/dev/null 2>&1 && %s trace dump %s 2>&1",
              warpsim(), path, warpsim(), path);
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     unlink(path);
     static const char *const lines[] = {
         "           5        0  issue       w0 pc 272 mask 0x00007fff ptx:549 lessons/02-warps/kernel.cu:139",
@@ -472,7 +452,7 @@ static void test_lesson2_readme_shows_step_viz_grade_and_questions(void **st)
     free(readme);
     char cmd[256];
     snprintf(cmd, sizeof cmd, "%s lesson 2 </dev/null 2>&1", warpsim());
-    char *out = run_cmd(cmd);
+    char *out = lesson_run_cmd(cmd);
     if (!strstr(out, "warpsim step lessons/02-warps/kernel.ptx --kernel strange_shuffle_volta") ||
         !strstr(out, "warpsim viz lesson.wst") || !strstr(out, "warpsim grade 2 "))
         fail_msg("%s", out);
