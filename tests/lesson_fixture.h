@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "lesson.h"
 #include "source.h"
@@ -87,6 +88,26 @@ static inline char *lesson_run_cmd(const char *cmd)
     buf[n] = 0;
     pclose(p);
     return buf;
+}
+
+/* `WARPSIM run ARGS --trace T --trace-level LEVEL`, then `trace dump T`:
+ * the dump (malloc'd; empty when the run failed).  T is a temporary file,
+ * removed after. */
+static inline char *lesson_trace_dump(const char *warpsim, const char *args, const char *level)
+{
+    char path[] = "/tmp/warpsim-lesson-trace-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    size_t cap = strlen(args) + 2 * strlen(warpsim) + 2 * sizeof path + 128;
+    char *cmd = malloc(cap);
+    assert_non_null(cmd);
+    snprintf(cmd, cap, "%s run %s --trace %s --trace-level %s >/dev/null 2>&1 && %s trace dump %s 2>&1", warpsim, args,
+             path, level, warpsim, path);
+    char *out = lesson_run_cmd(cmd);
+    free(cmd);
+    unlink(path);
+    return out;
 }
 
 /* The file at path, whole (the test fails when it cannot be read). */

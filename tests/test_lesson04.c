@@ -207,18 +207,8 @@ static void test_lesson4_launch_cost_is_the_recordings(void **st)
 static void test_lesson4_waves_trace_shows_the_second_wave(void **st)
 {
     (void)st;
-    char path[] = "/tmp/warpsim-l4-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "%s run lessons/04-occupancy/kernel.ptx --kernel scale_pad --gpu t4 --grid 80 --block 256 --smem 40000 "
-             "--arg 'buf:f32[20480]=rand:1' --arg 'buf:f32[20480]=fill:0' --arg f32:2.5 --arg i32:20480 "
-             "--trace %s --trace-level blocks >/dev/null 2>&1 && %s trace dump %s 2>&1",
-             warpsim(), path, warpsim(), path);
-    char *out = lesson_run_cmd(cmd);
-    unlink(path);
+    char *out = lesson_trace_dump(warpsim(), "lessons/04-occupancy/kernel.ptx --kernel scale_pad --gpu t4 --grid 80 --block 256 --smem 40000 "
+                                  "--arg 'buf:f32[20480]=rand:1' --arg 'buf:f32[20480]=fill:0' --arg f32:2.5 --arg i32:20480", "blocks");
     int retired = 0, dispatched = 0, sm0 = -1;
     for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         long cyc, block;

@@ -348,18 +348,8 @@ static void test_lesson06_stepper_and_viz_show_what_the_readme_says(void **st)
         if (!strstr(r, *w))
             fail_msg("README.md no longer says \"%s\"", *w);
     free(r);
-    char path[] = "/tmp/warpsim-l6-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "%s run lessons/06-latency-throughput/kernel.ptx --kernel busy_warps --grid 1 --block 512 --timing "
-             "--arg 'buf:f32[4]=fill:0' --arg i32:64 --arg i32:4 --arg f32:0.999 --trace %s --trace-level warps "
-             ">/dev/null 2>&1 && %s trace dump %s 2>&1",
-             warpsim(), path, warpsim(), path);
-    char *out = lesson_run_cmd(cmd);
-    unlink(path);
+    char *out = lesson_trace_dump(warpsim(), "lessons/06-latency-throughput/kernel.ptx --kernel busy_warps --grid 1 --block 512 --timing "
+                                  "--arg 'buf:f32[4]=fill:0' --arg i32:64 --arg i32:4 --arg f32:0.999", "warps");
     int ended[16];
     for (int w = 0; w < 16; w++)
         ended[w] = -1;
@@ -378,6 +368,7 @@ static void test_lesson06_stepper_and_viz_show_what_the_readme_says(void **st)
     assert_non_null(strstr(raw, "\nwarpsim viz b.wst --view sm --at 2000"));
     assert_non_null(strstr(raw, "`warpsim grade 6`"));
     free(raw);
+    char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s lesson 6 </dev/null 2>&1", warpsim());
     out = lesson_run_cmd(cmd);
     if (!strstr(out, "Step through this lesson's kernel") || !strstr(out, "warpsim viz lesson.wst"))

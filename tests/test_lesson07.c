@@ -199,17 +199,8 @@ static void test_lesson07_picture_is_what_the_commands_give(void **st)
     if (!strstr(raw, want))
         fail_msg("README.md lacks the command \"%s\"", want + 1);
     free(raw);
-    char path[] = "/tmp/warpsim-l7-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "%s run lessons/07-caches-carveout/kernel.ptx --kernel stream_sum --grid 1056 --block 256 --smem 232448 "
-             "--timing --arg 'buf:f32[1]=fill:0' --trace %s --trace-level blocks >/dev/null 2>&1 && %s trace dump %s 2>&1",
-             warpsim(), path, warpsim(), path);
-    char *out = lesson_run_cmd(cmd);
-    unlink(path);
+    char *out = lesson_trace_dump(warpsim(), "lessons/07-caches-carveout/kernel.ptx --kernel stream_sum --grid 1056 --block 256 --smem 232448 "
+                                  "--timing --arg 'buf:f32[1]=fill:0'", "blocks");
     int retired = 0, dispatched = 0;
     for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
         long cyc, block;

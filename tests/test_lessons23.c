@@ -404,17 +404,8 @@ static void test_lesson2_stepper_shows_what_the_readme_says(void **st)
 static void test_lesson2_trace_shows_the_groups_the_readme_names(void **st)
 {
     (void)st;
-    char path[] = "/tmp/warpsim-l2-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd,
-             "%s run lessons/02-warps/kernel.ptx --kernel strange_shuffle_volta --grid 1 --block 32 "
-             "--arg 'buf:i32[32]=fill:0' --trace %s --trace-level instructions >/dev/null 2>&1 && %s trace dump %s 2>&1",
-             warpsim(), path, warpsim(), path);
-    char *out = lesson_run_cmd(cmd);
-    unlink(path);
+    char *out = lesson_trace_dump(warpsim(), "lessons/02-warps/kernel.ptx --kernel strange_shuffle_volta --grid 1 --block 32 "
+                                  "--arg 'buf:i32[32]=fill:0'", "instructions");
     static const char *const lines[] = {
         "           5        0  issue       w0 pc 272 mask 0x00007fff ptx:549 lessons/02-warps/kernel.cu:139",
         "          23        0  issue       w0 pc 291 mask 0x3fff8000 ptx:577 lessons/02-warps/kernel.cu:142",
