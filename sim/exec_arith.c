@@ -196,6 +196,7 @@ SimStatus dec_arith(DecodeCtx *c)
         if (in->d < 0 || in->s[0] < -1 || in->s[1] < -1)
             return dec_fail(c, "constant predicates are not supported here");
         in->fn = ex_pred_logic;
+        in->defs = EXEC_DEFS_PRED;
         return SIM_OK;
     }
     if (sz < 1 || sz > 8)
@@ -317,6 +318,7 @@ SimStatus dec_arith(DecodeCtx *c)
             return c->err->status;
     }
     in->fn = fast ? fast : ex_generic;
+    in->defs = EXEC_DEFS_D;
     return SIM_OK;
 }
 
@@ -437,6 +439,7 @@ SimStatus dec_cmp(DecodeCtx *c)
         if (neg)
             return dec_fail(c, "negated selector");
         in->fn = ex_selp;
+        in->defs = EXEC_DEFS_D;
         return SIM_OK;
     }
     if (!strcmp(op, "slct")) {
@@ -497,6 +500,7 @@ SimStatus dec_cmp(DecodeCtx *c)
         in->negsrc = neg;
     }
     in->fn = is_set ? ex_set : ex_setp;
+    in->defs = is_set ? EXEC_DEFS_D : EXEC_DEFS_PRED;
     return SIM_OK;
 }
 
@@ -592,6 +596,7 @@ SimStatus dec_mov(DecodeCtx *c)
         if (dec_dst(c, 0, &in->d) || dec_src(c, 1, ts[0], &in->s[0]))
             return c->err->status;
         in->fn = ex_cvta;
+        in->defs = EXEC_DEFS_D;
         return SIM_OK;
     }
     int nt = dec_types(c, ts);
@@ -611,6 +616,7 @@ SimStatus dec_mov(DecodeCtx *c)
             return c->err->status;
         in->sub = (uint8_t)s0->sreg;
         in->fn = exec_cluster_mov_fn(true);
+        in->defs = EXEC_DEFS_PRED;
         return SIM_OK;
     }
     if (t == PTX_T_PRED) {
@@ -620,6 +626,7 @@ SimStatus dec_mov(DecodeCtx *c)
         if (neg)
             return dec_fail(c, "negated source");
         in->fn = ex_mov_pred;
+        in->defs = EXEC_DEFS_PRED;
         return SIM_OK;
     }
     int sz = ptx_type_size(t);
@@ -643,15 +650,18 @@ SimStatus dec_mov(DecodeCtx *c)
             if (dec_src(c, 1, t, &in->s[0]))
                 return c->err->status;
             in->fn = ex_unpack;
+            in->defs = EXEC_DEFS_VD;
         } else {
             if (dec_dst(c, 0, &in->d))
                 return c->err->status;
             in->fn = ex_pack;
+            in->defs = EXEC_DEFS_D;
         }
         return SIM_OK;
     }
     if (dec_dst(c, 0, &in->d))
         return c->err->status;
+    in->defs = EXEC_DEFS_D; /* ex_mov_dyn, the cluster's ex_mov_cluster and ex_mov */
     if (s0->kind == PTX_OPND_SREG) {
         switch (s0->sreg) {
         case PTX_SREG_CLOCK: case PTX_SREG_CLOCK_HI: case PTX_SREG_CLOCK64:

@@ -52,6 +52,9 @@ typedef struct SimTileBlock SimTileBlock;
 /* Runs instruction `in` for the lanes in m (guard already applied). */
 typedef void (*ExecFn)(Exec *x, Warp *w, const SimInst *in, uint32_t m);
 
+/* SimInst.defs bits (exec_regs.c). */
+enum { EXEC_DEFS_D = 1, EXEC_DEFS_VD = 2, EXEC_DEFS_PRED = 4 };
+
 /* Control-flow class: how the scheduler moves PCs after the handler ran. */
 enum {
     SIM_FLOW_NEXT = 0,  /* every lane of the group goes to pc+1 */
@@ -94,6 +97,11 @@ struct SimInst {
     uint8_t wsync;       /* a warp-synchronous instruction (shfl/vote/match/
                             redux .sync, bar.warp.sync): its lanes wait for
                             every lane of the member mask (exec_sync.c) */
+    uint8_t defs;        /* what it writes whole (every bit, whatever the slot
+                            held) in every lane it runs, for exec_regs.c:
+                            EXEC_DEFS_D d, EXEC_DEFS_VD the vd[] >= 0; and
+                            EXEC_DEFS_PRED: d is a predicate, not a slot.
+                            0: nothing known (conservative) */
     int32_t wmask;       /* wsync: slot of the member mask operand */
     int32_t d, d2;       /* destination slots (-1 none); predicates index p[] */
     int32_t s[4];        /* source slots: >=0 register, <0 constant ~k */
@@ -149,6 +157,10 @@ typedef struct {
                                 run (decoded as a fault), NULL when none: a
                                 kernel that can reach it is refused at launch */
     int unsup_cu_file, unsup_cu_line; /* its .cu location (file index, line), -1 none */
+    uint64_t *read_unset;    /* bit k: value register reg_base + k may be read by a
+                                lane before that lane wrote it (exec_regs.c); NULL:
+                                any may be.  Only these are cleared when a warp
+                                starts in it (exec_run.c) */
 } SimFuncInfo;
 
 /* A decoded module. */
@@ -321,7 +333,11 @@ struct Exec {
     SimSM *sms;
     int nsm, per_sm;
     uint64_t nblocks, next_block; /* blocks in the grid, next to dispatch */
-    int32_t reg_lo, reg_hi;   /* register slots to clear per warp */
+    int32_t reg_lo, reg_hi;   /* the register slots the kernel names */
+    int32_t (*zero)[2];       /* the ones a lane may read before writing them
+                                 (exec_regs.c): ranges [a, b) cleared when a warp
+                                 starts (exec_warp_init) */
+    int n_zero;
     uint32_t specials;        /* special register slots the kernel reads (bit per SLOT_*) */
     struct ExecClusters *cl;  /* clusters of more than one CTA, else NULL (exec_cluster.h) */
     DeviceStats *stats;
@@ -419,6 +435,9 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp,
  * module as a whole cannot be laid out (memory, limits). */
 SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err);
 void exec_program_free(SimProgram *p);
+/* Fill p->funcs[f].read_unset from its decoded instructions (exec_regs.c);
+ * out of memory, or control flow it cannot follow, leaves it NULL. */
+void exec_regs_plan(SimProgram *p, int f);
 
 /* Decoding one instruction: each exec_*.c file decodes the opcodes it
  * runs, with the helpers below (exec_decode.c). */

@@ -16,9 +16,11 @@
 void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
 {
     SimProgram *p = x->prog;
-    int32_t reg_lo = x->reg_lo, reg_hi = x->reg_hi;
     (void)id; /* warp_setup numbered the slot's warps */
-    memset(w->r + (size_t)reg_lo * WARP, 0, (size_t)(reg_hi - reg_lo) * WARP * sizeof *w->r);
+    /* the registers a lane may read before writing them read 0 (exec_regs.c);
+     * the rest keep what the slot's last warp left, never seen */
+    for (int k = 0; k < x->n_zero; k++)
+        memset(w->r + (size_t)x->zero[k][0] * WARP, 0, (size_t)(x->zero[k][1] - x->zero[k][0]) * WARP * sizeof *w->r);
     memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
     uint64_t *r = w->r;
     int32_t entry = p->funcs[x->fidx].entry_pc;

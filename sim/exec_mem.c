@@ -550,6 +550,8 @@ SimStatus dec_mem(DecodeCtx *c)
                 return c->err->status;
         }
         in->fn = is_ld ? ex_ld : ex_st;
+        if (is_ld)
+            in->defs = in->vec > 1 ? EXEC_DEFS_VD : EXEC_DEFS_D;
         return SIM_OK;
     }
     if (is_atom || is_red) {

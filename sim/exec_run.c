@@ -30,21 +30,22 @@ static void span_add(int32_t s, RegSpan *sp)
         sp->hi = s + 1;
 }
 
-/* The register slots [*lo, *hi) that the kernel fidx and the functions it
- * calls name.  Only these can be read, so only these need zeroing per warp:
- * the module's other functions have slots of their own (*lo == *hi: none). */
-static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t *hi, uint32_t *specials)
+/* The register slots [x->reg_lo, x->reg_hi) that the kernel x->fidx and
+ * the functions it calls name, and of those the ranges x->zero a warp
+ * clears when it starts: the kernel's registers that a lane may read before
+ * writing them (exec_regs.c), every register of the functions it calls, and
+ * with a stepper watching (cfg->on_issue, which shows any register) all of
+ * them.  The module's other functions have slots of their own (reg_lo ==
+ * reg_hi: none).  false: out of memory. */
+static bool launch_reg_span(Exec *x)
 {
+    const SimProgram *p = x->prog;
     const PtxModule *m = p->ptx;
     RegSpan sp = {INT32_MAX, 0, 0};
-    *specials = (1u << SLOT_COUNT) - 1;
     char *seen = calloc((size_t)m->n_funcs + 1, 1);
-    if (!seen) { /* zero them all */
-        *lo = SLOT_COUNT;
-        *hi = p->n_regs;
-        return;
-    }
-    exec_mark_reachable(m, fidx, seen);
+    if (!seen)
+        return false;
+    exec_mark_reachable(m, x->fidx, seen);
     for (int f = 0; f < m->n_funcs; f++) {
         if (!seen[f])
             continue;
@@ -59,12 +60,43 @@ static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t 
             }
         }
     }
+    if (sp.lo >= sp.hi)
+        sp.lo = sp.hi = SLOT_COUNT;
+    x->reg_lo = sp.lo;
+    x->reg_hi = sp.hi;
+    x->specials = sp.specials;
+    /* which of [lo, hi) to clear, one byte a slot, then as ranges */
+    size_t n = (size_t)(sp.hi - sp.lo);
+    uint8_t *clear = calloc(n + 1, 1);
+    bool ok = clear != NULL;
+    for (int f = 0; ok && f < m->n_funcs; f++) {
+        const SimFuncInfo *fi = &p->funcs[f];
+        if (!seen[f])
+            continue;
+        bool all = f != x->fidx || !fi->read_unset || x->cfg->on_issue;
+        for (int k = 0; k < fi->n_vals; k++) {
+            int32_t s = fi->reg_base + k;
+            if (s >= sp.lo && s < sp.hi && (all || (fi->read_unset[k / 64] >> (k % 64) & 1)))
+                clear[s - sp.lo] = 1;
+        }
+    }
+    int runs = 0;
+    for (size_t i = 0; ok && i < n; i++)
+        runs += clear[i] && (i == 0 || !clear[i - 1]);
+    if (ok && runs && !(x->zero = malloc((size_t)runs * sizeof *x->zero)))
+        ok = false;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (!clear[i] || (i > 0 && clear[i - 1]))
+            continue;
+        size_t j = i;
+        while (j < n && clear[j])
+            j++;
+        x->zero[x->n_zero][0] = sp.lo + (int32_t)i;
+        x->zero[x->n_zero++][1] = sp.lo + (int32_t)j;
+    }
+    free(clear);
     free(seen);
-    *lo = sp.lo;
-    *hi = sp.hi;
-    *specials = sp.specials;
-    if (*lo >= *hi)
-        *lo = *hi = SLOT_COUNT;
+    return ok;
 }
 
 /* The special registers of warp id of a block slot that stay the same for
@@ -345,7 +377,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     rc = SIM_ERR_NOMEM;
     if (csize > 1 && !exec_cluster_begin(&x, cfg->cluster, x.nsm))
         goto done;
-    launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi, &x.specials);
+    if (!launch_reg_span(&x))
+        goto done;
     ExecArena shape = {.nslots = x.nslots, .nsm = x.nsm, .per_sm = x.per_sm, .nwarps = x.nwarps,
                        .nthreads = x.nthreads, .reg_lo = x.reg_lo, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
                        .shared_size = x.shared_size, .local_size = prog->local_size,
@@ -418,6 +451,7 @@ done:
             exec_arena_free(x.arena);
     }
     exec_cluster_end(&x);
+    free(x.zero);
     exec_printf_finish(&x);
     stats->printf_dropped = x.out_dropped;
     *out = x.out;

@@ -8,7 +8,10 @@
  * kernels run on full warps, on partial warps (blocks of 40 threads) and
  * with single lanes, and every result is compared with C's fmaf() or with
  * the per-lane path's fault (SQLite style: the clever path beside a naive
- * reference).  The kernels are inline PTX.  Run from the repository root. */
+ * reference).  A warp clears only the registers a lane may read before
+ * writing them (exec_regs.c): blocks that do and blocks that do not write
+ * a register share block slots, and each must still read 0 where it did not
+ * write.  The kernels are inline PTX.  Run from the repository root. */
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -365,6 +368,62 @@ static void test_exec_paths_partial_warp_stores_every_lane(void **state)
     }
 }
 
+/* ---- registers read before written ------------------------------------------
+ * Odd blocks write r3; every block writes r4 under a guard true in odd
+ * blocks only (a guarded write is no write for sure), then reads both.  r9 is read by
+ * its own first write, in a loop.  Lanes whose tid + ctaid is odd write r7,
+ * and every lane reads its neighbour's (shfl), written or not.  Thread t
+ * of block b stores r8 * 1000 + r3 + r4 + r9. */
+static const char *unset_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 pout)\n"
+    "{\n"
+    ".reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [pout];\n"
+    "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %tid.x;\n"
+    "and.b32 %r10, %r1, 1;\nsetp.eq.u32 %p1, %r10, 0;\n"
+    "@%p1 bra READ;\n"
+    "mov.u32 %r3, 77;\n"
+    "READ:\n"
+    "@!%p1 mov.u32 %r4, 88;\n"
+    "add.u32 %r5, %r3, %r4;\n"
+    "mov.u32 %r6, 0;\n"
+    "LOOP:\n"
+    "add.u32 %r9, %r9, %r1;\nadd.u32 %r6, %r6, 1;\nsetp.lt.u32 %p2, %r6, 3;\n@%p2 bra LOOP;\n"
+    "xor.b32 %r11, %r2, %r1;\nand.b32 %r11, %r11, 1;\nsetp.eq.u32 %p3, %r11, 0;\n"
+    "@%p3 bra SHFL;\n"
+    "mov.u32 %r7, 5;\n"
+    "SHFL:\n"
+    "shfl.sync.bfly.b32 %r8, %r7, 1, 31, -1;\n"
+    "add.u32 %r12, %r5, %r9;\nmad.lo.s32 %r13, %r8, 1000, %r12;\n"
+    "mov.u32 %r14, %ntid.x;\nmad.lo.s32 %r15, %r1, %r14, %r2;\n"
+    "mul.wide.u32 %rd2, %r15, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r13;\n"
+    "ret;\n}\n";
+
+static void test_exec_paths_registers_read_before_written_are_zero_in_every_block(void **state)
+{
+    (void)state;
+    /* blocks of 1024: two resident per SM, so 600 blocks come in waves and
+     * reuse the slots (and registers) of the blocks before them */
+    enum { G = 600, B = 1024 };
+    DeviceModule *m = load_text("unset.ptx", unset_ptx);
+    static uint32_t out[G * B];
+    DevicePtr po = up(out, sizeof out);
+    void *args[] = {&po};
+    DeviceFault fault;
+    for (int run = 0; run < 2; run++) { /* the second launch reuses the first's registers */
+        assert_int_equal(launch(m, G, B, args, &fault), SIM_OK);
+        down(out, po, sizeof out);
+        for (uint32_t b = 0; b < G; b++)
+            for (uint32_t t = 0; t < B; t++) {
+                uint32_t want = (((t ^ b) & 1) ? 0 : 5000) + ((b & 1) ? 77 + 88 : 0) + 3 * b;
+                if (out[b * B + t] != want)
+                    fail_msg("launch %d, block %u thread %u: %u, want %u", run, b, t, out[b * B + t], want);
+            }
+    }
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, harness_setup_sim, teardown)
@@ -375,6 +434,7 @@ int main(void)
         T(test_exec_paths_store_misaligned_in_one_lane),
         T(test_exec_paths_partial_warp_store_faults_like_full),
         T(test_exec_paths_partial_warp_stores_every_lane),
+        T(test_exec_paths_registers_read_before_written_are_zero_in_every_block),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
