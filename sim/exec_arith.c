@@ -324,19 +324,6 @@ SimStatus dec_arith(DecodeCtx *c)
 
 /* ---- setp / set / selp / slct ------------------------------------------ */
 
-/* Pack 32 bytes of 0/1 into a lane mask, bit l = v[l]: each multiply
- * gathers the low bits of 8 bytes into its top byte. */
-static inline uint32_t pack_lanes(const uint8_t v[WARP])
-{
-    uint32_t r = 0;
-    for (int i = 0; i < WARP / 8; i++) {
-        uint64_t q;
-        memcpy(&q, v + 8 * i, 8);
-        r |= (uint32_t)((q * 0x0102040810204080ull) >> 56) << (8 * i);
-    }
-    return r;
-}
-
 /* 32-bit integer comparisons: every lane is compared (inactive lanes hold
  * values too) in a vectorisable loop per operator, then masked with m. */
 #define CMP32(T)                                                                     \
@@ -350,7 +337,7 @@ static inline uint32_t pack_lanes(const uint8_t v[WARP])
         case ALU_CMP_GT: LANES_ALL({ v[l] = (T)a[l] > (T)b[l]; }); break;            \
         default: LANES_ALL({ v[l] = (T)a[l] >= (T)b[l]; }); break;                   \
         }                                                                            \
-        return pack_lanes(v) & m;                                                    \
+        return lanes_pack(v) & m;                                                        \
     } while (0)
 
 static inline uint32_t cmp_lanes(Exec *x, Warp *w, const SimInst *in, uint32_t m)

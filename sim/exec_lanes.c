@@ -4,13 +4,14 @@
  * (the fast path).  Called by exec_issue.c, exec_sync.c and inspect.c;
  * calls no executor file. */
 #include "exec_int.h"
+#include "exec_lanes.h"
 
 /* Write the common PC out to every runnable lane and leave the fast path. */
 void exec_warp_diverge(Warp *w)
 {
     if (w->conv) {
-        for (uint32_t r = w->run; r; r &= r - 1)
-            w->pc[__builtin_ctz(r)] = w->upc;
+        int32_t pc = w->upc, *p = w->pc;
+        LANES(w->run, { p[l] = pc; });
         w->conv = false;
     }
 }
@@ -23,9 +24,17 @@ void exec_warp_try_converge(Warp *w)
     if (w->conv || !w->run)
         return;
     int32_t pc = w->pc[__builtin_ctz(w->run)];
-    for (uint32_t r = w->run; r; r &= r - 1)
-        if (w->pc[__builtin_ctz(r)] != pc)
+    if (w->run == FULL_MASK) { /* the usual case: one vectorisable pass */
+        const int32_t *p = w->pc;
+        int32_t diff = 0;
+        LANES_ALL({ diff |= p[l] ^ pc; });
+        if (diff)
             return;
+    } else {
+        for (uint32_t r = w->run; r; r &= r - 1)
+            if (w->pc[__builtin_ctz(r)] != pc)
+                return;
+    }
     w->conv = true;
     w->upc = pc;
 }
@@ -35,6 +44,25 @@ int32_t exec_next_group(const Warp *w, uint32_t *mask)
     if (w->conv) {
         *mask = w->run;
         return w->upc;
+    }
+    if (w->yield_pc < 0 && w->run) {
+        /* the lowest pc of the runnable lanes in vectorisable passes: one
+         * lane's, then while some lane is lower, that one's (a warp's lanes
+         * are seldom at more than two or three pcs) */
+        const int32_t *p = w->pc;
+        uint32_t run = w->run, below;
+        int32_t pc = p[__builtin_ctz(run)];
+        uint8_t lt[WARP];
+        for (;;) {
+            LANES_ALL({ lt[l] = p[l] < pc; });
+            if (!(below = lanes_pack(lt) & run))
+                break;
+            pc = p[__builtin_ctz(below)];
+        }
+        uint8_t at[WARP];
+        LANES_ALL({ at[l] = p[l] == pc; });
+        *mask = lanes_pack(at) & run;
+        return pc;
     }
     int32_t pc = INT32_MAX, above = INT32_MAX;
     uint32_t m = 0, ma = 0;

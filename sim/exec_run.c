@@ -100,46 +100,59 @@ static bool launch_reg_span(Exec *x)
 }
 
 /* The special registers of warp id of a block slot that stay the same for
- * every block the slot runs: set once per launch (exec_launch). */
+ * every block the slot runs: set once per launch (exec_launch), only those
+ * the kernel reads (the others' memory is never touched). */
 static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
 {
     const DeviceLaunch *c = x->cfg;
     w->blk = b;
     w->id = id;
-    w->present = 0;
-    uint64_t v[SLOT_COUNT];
-    for (int l = 0; l < WARP; l++) {
-        int t = id * WARP + l;
-        if (t < x->nthreads)
-            w->present |= 1u << l;
-        v[SLOT_TID_X] = (unsigned)t % c->block.x;
-        v[SLOT_TID_Y] = (unsigned)t / c->block.x % c->block.y;
-        v[SLOT_TID_Z] = (unsigned)t / (c->block.x * c->block.y);
-        v[SLOT_NTID_X] = c->block.x;
-        v[SLOT_NTID_Y] = c->block.y;
-        v[SLOT_NTID_Z] = c->block.z;
-        v[SLOT_CTAID_X] = v[SLOT_CTAID_Y] = v[SLOT_CTAID_Z] = 0; /* exec_warp_init */
-        v[SLOT_NCTAID_X] = c->grid.x;
-        v[SLOT_NCTAID_Y] = c->grid.y;
-        v[SLOT_NCTAID_Z] = c->grid.z;
-        v[SLOT_LANEID] = (uint64_t)l;
-        v[SLOT_WARPID] = (uint64_t)id;
-        v[SLOT_NWARPID] = 64;
-        v[SLOT_SMID] = (uint64_t)b->sm;
-        v[SLOT_NSMID] = (uint64_t)dev_nsm;
-        v[SLOT_GRIDID] = 1;
-        v[SLOT_LANEMASK_EQ] = 1u << l;
-        v[SLOT_LANEMASK_LE] = (uint32_t)((2ull << l) - 1);
-        v[SLOT_LANEMASK_LT] = (1u << l) - 1;
-        v[SLOT_LANEMASK_GE] = (uint32_t)(0xffffffffull << l);
-        v[SLOT_LANEMASK_GT] = (uint32_t)(0xfffffffeull << l);
-        v[SLOT_DYN_SMEM] = x->dyn_smem;
-        v[SLOT_TOTAL_SMEM] = x->shared_size;
-        /* only the ones the kernel reads: the others' memory is never touched */
-        for (uint32_t u = x->specials; u; u &= u - 1) {
-            int k = __builtin_ctz(u);
-            w->r[k * WARP + l] = v[k];
+    int t0 = id * WARP, n = x->nthreads - t0;
+    w->present = n >= WARP ? FULL_MASK : (1u << n) - 1;
+    for (uint32_t u = x->specials; u; u &= u - 1) {
+        int k = __builtin_ctz(u);
+        uint64_t *r = w->r + (size_t)k * WARP, v = 0;
+        switch (k) {
+        case SLOT_TID_X: case SLOT_TID_Y: case SLOT_TID_Z: {
+            /* thread t = t0 + l is (t % x, t / x % y, t / (x * y)): counted up */
+            unsigned bx = c->block.x, by = c->block.y;
+            unsigned tx = (unsigned)t0 % bx, ty = (unsigned)t0 / bx % by, tz = (unsigned)t0 / (bx * by);
+            for (int l = 0; l < WARP; l++) {
+                r[l] = k == SLOT_TID_X ? tx : k == SLOT_TID_Y ? ty : tz;
+                if (++tx == bx) {
+                    tx = 0;
+                    if (++ty == by) {
+                        ty = 0;
+                        tz++;
+                    }
+                }
+            }
+            continue;
         }
+        case SLOT_LANEID: for (int l = 0; l < WARP; l++) r[l] = (uint64_t)l; continue;
+        case SLOT_LANEMASK_EQ: for (int l = 0; l < WARP; l++) r[l] = 1u << l; continue;
+        case SLOT_LANEMASK_LE: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)((2ull << l) - 1); continue;
+        case SLOT_LANEMASK_LT: for (int l = 0; l < WARP; l++) r[l] = (1u << l) - 1; continue;
+        case SLOT_LANEMASK_GE: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)(0xffffffffull << l); continue;
+        case SLOT_LANEMASK_GT: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)(0xfffffffeull << l); continue;
+        case SLOT_NTID_X: v = c->block.x; break;
+        case SLOT_NTID_Y: v = c->block.y; break;
+        case SLOT_NTID_Z: v = c->block.z; break;
+        case SLOT_CTAID_X: case SLOT_CTAID_Y: case SLOT_CTAID_Z: v = 0; break; /* exec_warp_init */
+        case SLOT_NCTAID_X: v = c->grid.x; break;
+        case SLOT_NCTAID_Y: v = c->grid.y; break;
+        case SLOT_NCTAID_Z: v = c->grid.z; break;
+        case SLOT_WARPID: v = (uint64_t)id; break;
+        case SLOT_NWARPID: v = 64; break;
+        case SLOT_SMID: v = (uint64_t)b->sm; break;
+        case SLOT_NSMID: v = (uint64_t)dev_nsm; break;
+        case SLOT_GRIDID: v = 1; break;
+        case SLOT_DYN_SMEM: v = x->dyn_smem; break;
+        case SLOT_TOTAL_SMEM: v = x->shared_size; break;
+        default: break;
+        }
+        for (int l = 0; l < WARP; l++)
+            r[l] = v;
     }
 }
 
