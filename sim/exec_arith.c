@@ -325,19 +325,34 @@ SimStatus dec_arith(DecodeCtx *c)
 /* ---- setp / set / selp / slct ------------------------------------------ */
 
 /* 32-bit integer comparisons: every lane is compared (inactive lanes hold
- * values too) in a vectorisable loop per operator, then masked with m. */
+ * values too), four at a time (GCC's vector extension, which clang has
+ * too): the low halves of four 64-bit slots, compared, give -1 or 0 per
+ * lane, and ANDed with the lanes' bits they gather into the mask. */
+#define CMP32_LOOP(T, OP)                                                            \
+    do {                                                                             \
+        typedef T T4 __attribute__((vector_size(16)));                               \
+        typedef uint64_t U64x4 __attribute__((vector_size(32)));                     \
+        typedef int32_t M4 __attribute__((vector_size(16)));                         \
+        M4 acc = {0, 0, 0, 0}, bit = {1, 2, 4, 8};                                   \
+        for (int l = 0; l < WARP; l += 4, bit <<= 4) {                               \
+            U64x4 ua, ub;                                                            \
+            memcpy(&ua, a + l, sizeof ua);                                           \
+            memcpy(&ub, b + l, sizeof ub);                                           \
+            T4 va = __builtin_convertvector(ua, T4), vb = __builtin_convertvector(ub, T4); \
+            acc |= (M4)(va OP vb) & bit;                                             \
+        }                                                                            \
+        return (uint32_t)(acc[0] | acc[1] | acc[2] | acc[3]) & m;                    \
+    } while (0)
 #define CMP32(T)                                                                     \
     do {                                                                             \
-        uint8_t v[WARP];                                                             \
         switch (op) {                                                                \
-        case ALU_CMP_EQ: LANES_ALL({ v[l] = (T)a[l] == (T)b[l]; }); break;           \
-        case ALU_CMP_NE: LANES_ALL({ v[l] = (T)a[l] != (T)b[l]; }); break;           \
-        case ALU_CMP_LT: LANES_ALL({ v[l] = (T)a[l] < (T)b[l]; }); break;            \
-        case ALU_CMP_LE: LANES_ALL({ v[l] = (T)a[l] <= (T)b[l]; }); break;           \
-        case ALU_CMP_GT: LANES_ALL({ v[l] = (T)a[l] > (T)b[l]; }); break;            \
-        default: LANES_ALL({ v[l] = (T)a[l] >= (T)b[l]; }); break;                   \
+        case ALU_CMP_EQ: CMP32_LOOP(T, ==);                                          \
+        case ALU_CMP_NE: CMP32_LOOP(T, !=);                                          \
+        case ALU_CMP_LT: CMP32_LOOP(T, <);                                           \
+        case ALU_CMP_LE: CMP32_LOOP(T, <=);                                          \
+        case ALU_CMP_GT: CMP32_LOOP(T, >);                                           \
+        default: CMP32_LOOP(T, >=);                                                  \
         }                                                                            \
-        return lanes_pack(v) & m;                                                        \
     } while (0)
 
 static inline uint32_t cmp_lanes(Exec *x, Warp *w, const SimInst *in, uint32_t m)
