@@ -120,6 +120,7 @@ static SimStatus decode_inst(DecodeCtx *c)
     for (const char *const *o = shows; *o; o++)
         if (!strcmp(pi->opcode, *o))
             in->visible = 1;
+    in->plain = in->flow != SIM_FLOW_SELF && !in->pseudo && !in->wsync;
     if ((!strcmp(pi->opcode, "ld") || !strcmp(pi->opcode, "ldu") || !strcmp(pi->opcode, "st")) &&
         in->space != PTX_SPACE_LOCAL && in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_CONST &&
         in->space != SPACE_TPARAM)

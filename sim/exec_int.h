@@ -97,6 +97,8 @@ struct SimInst {
     uint8_t wsync;       /* a warp-synchronous instruction (shfl/vote/match/
                             redux .sync, bar.warp.sync): its lanes wait for
                             every lane of the member mask (exec_sync.c) */
+    uint8_t plain;       /* flow NEXT or BRANCH, not pseudo, not wsync: the
+                            fast path of exec_issue_burst */
     uint8_t defs;        /* what it writes whole (every bit, whatever the slot
                             held) in every lane it runs, for exec_regs.c:
                             EXEC_DEFS_D d, EXEC_DEFS_VD the vd[] >= 0; and
@@ -201,6 +203,9 @@ struct Warp {
     uint32_t present;        /* lanes that exist (partial last warp) */
     uint32_t barwait;        /* lanes waiting at a block barrier */
     int id;                  /* warp index within the block */
+    uint32_t slot;           /* its index among the launch's warp slots: block
+                                slot * Exec.nwarps + id (per-warp state of the
+                                timing model and traces) */
     int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
     uint8_t barid[WARP];     /* barrier each waiting lane waits at */
     uint32_t barmask[16];    /* lanes waiting at each barrier */
@@ -222,6 +227,11 @@ struct Warp {
                                 phase completed, parked at .wait (exec_cluster.c) */
     uint32_t spin;           /* backward branches a diverged group took in a row */
     int32_t yield_pc;        /* its: pick the next group above this pc once, -1 */
+    bool gok;                /* diverged: the next group is known (exec_issue.c):
+                                lanes gmask at gpc, every other runnable lane at
+                                gabove or higher, while run is still grun */
+    int32_t gpc, gabove;
+    uint32_t gmask, grun;
     uint32_t trace_mask;     /* lanes of the last traced issue */
     uint64_t span_start;     /* cycle it last became able to issue (traces) */
 };
@@ -261,6 +271,7 @@ struct Block {
     SimTileBlock *tile;       /* tile operations in progress (exec_tile.c), NULL none */
     struct ExecCluster *cl;   /* its cluster (exec_cluster.h), NULL without clusters */
     int crank;                /* its rank in it */
+    int wl;                   /* its warps' first index in its SM's wl (exec_sched.c) */
 };
 
 /* Per SM: its resident block slots and the warps its 4 schedulers pick from. */
@@ -270,6 +281,11 @@ typedef struct {
     Warp **wl;                /* warps of the resident blocks, slot-major */
     int nwl;
     int last[4];              /* per scheduler: index (in its share) issued last */
+    int share[4];             /* per scheduler: warps in its share (q, q + 4, ...) */
+    uint64_t ready[4];        /* per scheduler: bit k set when warp wl[q + 4k] has
+                                 runnable lanes (exec_sched.c keeps it; valid
+                                 while ready_ok) */
+    bool ready_ok;            /* shares of at most 64 warps, no clusters */
     uint64_t busy[4];         /* per scheduler: issuing a burst until this cycle */
     uint64_t now;             /* the SM's clock (SMs run a slice at a time) */
     uint64_t free_at;         /* a slot became free at this cycle (this round) */
@@ -416,6 +432,10 @@ void exec_warp_diverge(Warp *w); /* leave the converged path: the common PC to e
  * the lowest PC (or, once after a yield, the lowest above the yielding
  * group's).  No side effect: the stepper asks it too (inspect.c). */
 int32_t exec_next_group(const Warp *w, uint32_t *mask);
+/* The same for a warp that is not converged and has no yield pending
+ * (yield_pc < 0), and in *above the lowest pc of its other runnable lanes
+ * (INT32_MAX: none). */
+int32_t exec_next_group_above(const Warp *w, uint32_t *mask, int32_t *above);
 /* Take the fast path again when every runnable lane is at one PC. */
 void exec_warp_try_converge(Warp *w);
 /* Set up warp id of block b at the kernel's entry (exec_run.c). */
@@ -567,6 +587,11 @@ void exec_mark_reachable(const PtxModule *m, int f, char *seen);
 /* Issue one instruction of warp w (the scheduler picked it).  false when
  * it was a tile marker (a pseudo-instruction: it took no issue slot). */
 bool exec_issue(Exec *x, Warp *w);
+/* Issue w's next instruction, then while w stays converged and runnable
+ * the ones no other warp can observe (SimInst.visible clear), up to max in
+ * all, until a fault: exec_sched.c's burst without a stepper watching (it
+ * asks before each instruction).  Returns how many took an issue slot. */
+uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max);
 
 /* Release block barrier id of b when enough threads arrived; true if it did. */
 bool exec_barrier_try_release(Exec *x, Block *b, int id);

@@ -107,6 +107,7 @@ static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
     const DeviceLaunch *c = x->cfg;
     w->blk = b;
     w->id = id;
+    w->slot = (uint32_t)((size_t)(b - x->blocks) * (size_t)x->nwarps + (size_t)id);
     int t0 = id * WARP, n = x->nthreads - t0;
     w->present = n >= WARP ? FULL_MASK : (1u << n) - 1;
     for (uint32_t u = x->specials; u; u &= u - 1) {
