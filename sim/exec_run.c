@@ -163,6 +163,8 @@ static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
  * kernel.  The device keeps the last launch's arena and the next launch of
  * the same shape reuses it (explore, grade and lessons launch one kernel
  * many times). */
+enum { ARENA_WARPS, ARENA_PREDS, ARENA_SHARED, ARENA_LOCAL, ARENA_TPARAM, ARENA_RETPC, ARENA_MAPS };
+
 struct ExecArena {
     int nslots, nsm, per_sm, nwarps, nthreads;
     int32_t reg_lo, reg_hi;
@@ -170,8 +172,11 @@ struct ExecArena {
     uint64_t shared_size, local_size, tparam_size;
     Block *blocks;
     SimSM *sms;
-    uint64_t *regs;          /* every warp's registers, one block (see arena_new) */
+    uint64_t *regs;          /* every warp's registers, one mapping (see arena_new) */
     size_t regs_bytes;
+    void *map[ARENA_MAPS];   /* the rest, a mapping each: warps, predicates, shared,
+                                local and parameter memory, call return pcs */
+    size_t map_bytes[ARENA_MAPS];
 };
 
 static bool arena_fits(const ExecArena *a, const ExecArena *s)
@@ -189,16 +194,12 @@ void exec_arena_free(ExecArena *a)
         for (int i = 0; i < a->nslots; i++) {
             Block *b = &a->blocks[i];
             if (b->warps)
-                for (int k = 0; k < a->nwarps; k++) {
-                    free(b->warps[k].p);
-                    free(b->warps[k].retpc);
+                for (int k = 0; k < a->nwarps; k++)
                     free(b->warps[k].stack);
-                }
-            free(b->warps);
-            free(b->shared);
-            free(b->local);
-            free(b->tparam);
         }
+    for (int k = 0; k < ARENA_MAPS; k++)
+        if (a->map[k])
+            munmap(a->map[k], a->map_bytes[k]);
     if (a->sms)
         for (int s = 0; s < a->nsm; s++)
             free(a->sms[s].wl);
@@ -230,6 +231,32 @@ static size_t warp_stride(int32_t lo, int32_t hi)
     return (size_t)hi; /* the gap kept: every warp's slots apart */
 }
 
+/* Zeroed memory of n bytes in a mapping of its own (kept in a->map[k]),
+ * in huge pages when huge and the kernel gives them on request: the SMs
+ * take turns through all resident blocks' state, and with 4 KB pages each
+ * turn also missed the TLB. */
+static void *arena_map(ExecArena *a, int k, size_t n, bool huge)
+{
+    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (huge)
+        madvise(p, n, MADV_HUGEPAGE);
+#else
+    (void)huge;
+#endif
+    a->map[k] = p;
+    a->map_bytes[k] = n ? n : 1;
+    return p;
+}
+
+/* n rounded up to a cache line. */
+static size_t line_up(size_t n)
+{
+    return (n + 63) / 64 * 64;
+}
+
 static ExecArena *arena_new(const ExecArena *shape)
 {
     ExecArena *a = calloc(1, sizeof *a);
@@ -253,21 +280,35 @@ static ExecArena *arena_new(const ExecArena *shape)
         a->regs = NULL;
         goto fail;
     }
-    for (int i = 0; i < a->nslots; i++) {
+#ifdef MADV_HUGEPAGE
+    madvise(a->regs, a->regs_bytes, MADV_HUGEPAGE); /* as arena_map does */
+#endif
+    /* every slot's warps, predicates, shared, local and parameter memory
+     * side by side, each kind in one mapping; the call stacks' return pcs
+     * too, but in small pages: most kernels never touch them */
+    size_t ns = (size_t)a->nslots, nwk = (size_t)a->nwarps, nt = (size_t)a->nthreads;
+    size_t preds = line_up((size_t)(a->n_preds + 1) * sizeof(uint32_t)), shared = line_up(a->shared_size + 1);
+    size_t local = line_up(nt * (a->local_size + 1)), tparam = line_up(nt * (a->tparam_size + 1));
+    size_t retpc = (size_t)WARP * MAX_CALL_DEPTH * sizeof(int32_t);
+    Warp *warps = arena_map(a, ARENA_WARPS, ns * nwk * sizeof *warps, true);
+    uint8_t *pp = arena_map(a, ARENA_PREDS, ns * nwk * preds, true);
+    uint8_t *sp = arena_map(a, ARENA_SHARED, ns * shared, true);
+    uint8_t *lp = arena_map(a, ARENA_LOCAL, ns * local, true);
+    uint8_t *tp = arena_map(a, ARENA_TPARAM, ns * tparam, true);
+    uint8_t *rp = arena_map(a, ARENA_RETPC, ns * nwk * retpc, false);
+    if (!warps || !pp || !sp || !lp || !tp || !rp)
+        goto fail;
+    for (size_t i = 0; i < ns; i++) {
         Block *b = &a->blocks[i];
-        b->shared = calloc(1, a->shared_size + 1);
-        b->local = calloc((size_t)a->nthreads, a->local_size + 1);
-        b->tparam = calloc((size_t)a->nthreads, a->tparam_size + 1);
-        b->warps = calloc((size_t)a->nwarps, sizeof *b->warps);
-        if (!b->shared || !b->local || !b->tparam || !b->warps)
-            goto fail;
-        for (int k = 0; k < a->nwarps; k++) {
+        b->shared = sp + i * shared;
+        b->local = lp + i * local;
+        b->tparam = tp + i * tparam;
+        b->warps = warps + i * nwk;
+        for (size_t k = 0; k < nwk; k++) {
             Warp *w = &b->warps[k];
-            w->r = a->regs + ((size_t)i * (size_t)a->nwarps + (size_t)k) * stride;
-            w->p = malloc((size_t)(a->n_preds + 1) * sizeof *w->p);
-            w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
-            if (!w->p || !w->retpc)
-                goto fail;
+            w->r = a->regs + (i * nwk + k) * stride;
+            w->p = (uint32_t *)(void *)(pp + (i * nwk + k) * preds);
+            w->retpc = (int32_t *)(void *)(rp + (i * nwk + k) * retpc);
         }
     }
     return a;
