@@ -42,7 +42,8 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     w->spin = 0;
     w->cc = 0;
     w->carrived = w->cdone = w->cwait = 0;
-    memset(w->stack_sp, 0, sizeof w->stack_sp);
+    if (w->stack) /* (allocated at the slot's first recursive call, which clears it then) */
+        memset(w->stack_sp, 0, sizeof w->stack_sp);
     w->yield_pc = -1;
     w->gok = false;
     w->trace_mask = 0;
