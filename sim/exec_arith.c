@@ -196,6 +196,7 @@ SimStatus dec_arith(DecodeCtx *c)
         if (in->d < 0 || in->s[0] < -1 || in->s[1] < -1)
             return dec_fail(c, "constant predicates are not supported here");
         in->fn = ex_pred_logic;
+        in->defs = EXEC_DEFS_PRED;
         return SIM_OK;
     }
     if (sz < 1 || sz > 8)
@@ -317,38 +318,41 @@ SimStatus dec_arith(DecodeCtx *c)
             return c->err->status;
     }
     in->fn = fast ? fast : ex_generic;
+    in->defs = EXEC_DEFS_D;
     return SIM_OK;
 }
 
 /* ---- setp / set / selp / slct ------------------------------------------ */
 
-/* Pack 32 bytes of 0/1 into a lane mask, bit l = v[l]: each multiply
- * gathers the low bits of 8 bytes into its top byte. */
-static inline uint32_t pack_lanes(const uint8_t v[WARP])
-{
-    uint32_t r = 0;
-    for (int i = 0; i < WARP / 8; i++) {
-        uint64_t q;
-        memcpy(&q, v + 8 * i, 8);
-        r |= (uint32_t)((q * 0x0102040810204080ull) >> 56) << (8 * i);
-    }
-    return r;
-}
-
 /* 32-bit integer comparisons: every lane is compared (inactive lanes hold
- * values too) in a vectorisable loop per operator, then masked with m. */
+ * values too), four at a time (GCC's vector extension, which clang has
+ * too): the low halves of four 64-bit slots, compared, give -1 or 0 per
+ * lane, and ANDed with the lanes' bits they gather into the mask. */
+#define CMP32_LOOP(T, OP)                                                            \
+    do {                                                                             \
+        typedef T T4 __attribute__((vector_size(16)));                               \
+        typedef uint64_t U64x4 __attribute__((vector_size(32)));                     \
+        typedef int32_t M4 __attribute__((vector_size(16)));                         \
+        M4 acc = {0, 0, 0, 0}, bit = {1, 2, 4, 8};                                   \
+        for (int l = 0; l < WARP; l += 4, bit <<= 4) {                               \
+            U64x4 ua, ub;                                                            \
+            memcpy(&ua, a + l, sizeof ua);                                           \
+            memcpy(&ub, b + l, sizeof ub);                                           \
+            T4 va = __builtin_convertvector(ua, T4), vb = __builtin_convertvector(ub, T4); \
+            acc |= (M4)(va OP vb) & bit;                                             \
+        }                                                                            \
+        return (uint32_t)(acc[0] | acc[1] | acc[2] | acc[3]) & m;                    \
+    } while (0)
 #define CMP32(T)                                                                     \
     do {                                                                             \
-        uint8_t v[WARP];                                                             \
         switch (op) {                                                                \
-        case ALU_CMP_EQ: LANES_ALL({ v[l] = (T)a[l] == (T)b[l]; }); break;           \
-        case ALU_CMP_NE: LANES_ALL({ v[l] = (T)a[l] != (T)b[l]; }); break;           \
-        case ALU_CMP_LT: LANES_ALL({ v[l] = (T)a[l] < (T)b[l]; }); break;            \
-        case ALU_CMP_LE: LANES_ALL({ v[l] = (T)a[l] <= (T)b[l]; }); break;           \
-        case ALU_CMP_GT: LANES_ALL({ v[l] = (T)a[l] > (T)b[l]; }); break;            \
-        default: LANES_ALL({ v[l] = (T)a[l] >= (T)b[l]; }); break;                   \
+        case ALU_CMP_EQ: CMP32_LOOP(T, ==);                                          \
+        case ALU_CMP_NE: CMP32_LOOP(T, !=);                                          \
+        case ALU_CMP_LT: CMP32_LOOP(T, <);                                           \
+        case ALU_CMP_LE: CMP32_LOOP(T, <=);                                          \
+        case ALU_CMP_GT: CMP32_LOOP(T, >);                                           \
+        default: CMP32_LOOP(T, >=);                                                  \
         }                                                                            \
-        return pack_lanes(v) & m;                                                    \
     } while (0)
 
 static inline uint32_t cmp_lanes(Exec *x, Warp *w, const SimInst *in, uint32_t m)
@@ -437,6 +441,7 @@ SimStatus dec_cmp(DecodeCtx *c)
         if (neg)
             return dec_fail(c, "negated selector");
         in->fn = ex_selp;
+        in->defs = EXEC_DEFS_D;
         return SIM_OK;
     }
     if (!strcmp(op, "slct")) {
@@ -497,6 +502,7 @@ SimStatus dec_cmp(DecodeCtx *c)
         in->negsrc = neg;
     }
     in->fn = is_set ? ex_set : ex_setp;
+    in->defs = is_set ? EXEC_DEFS_D : EXEC_DEFS_PRED;
     return SIM_OK;
 }
 
@@ -592,6 +598,7 @@ SimStatus dec_mov(DecodeCtx *c)
         if (dec_dst(c, 0, &in->d) || dec_src(c, 1, ts[0], &in->s[0]))
             return c->err->status;
         in->fn = ex_cvta;
+        in->defs = EXEC_DEFS_D;
         return SIM_OK;
     }
     int nt = dec_types(c, ts);
@@ -611,6 +618,7 @@ SimStatus dec_mov(DecodeCtx *c)
             return c->err->status;
         in->sub = (uint8_t)s0->sreg;
         in->fn = exec_cluster_mov_fn(true);
+        in->defs = EXEC_DEFS_PRED;
         return SIM_OK;
     }
     if (t == PTX_T_PRED) {
@@ -620,6 +628,7 @@ SimStatus dec_mov(DecodeCtx *c)
         if (neg)
             return dec_fail(c, "negated source");
         in->fn = ex_mov_pred;
+        in->defs = EXEC_DEFS_PRED;
         return SIM_OK;
     }
     int sz = ptx_type_size(t);
@@ -643,15 +652,18 @@ SimStatus dec_mov(DecodeCtx *c)
             if (dec_src(c, 1, t, &in->s[0]))
                 return c->err->status;
             in->fn = ex_unpack;
+            in->defs = EXEC_DEFS_VD;
         } else {
             if (dec_dst(c, 0, &in->d))
                 return c->err->status;
             in->fn = ex_pack;
+            in->defs = EXEC_DEFS_D;
         }
         return SIM_OK;
     }
     if (dec_dst(c, 0, &in->d))
         return c->err->status;
+    in->defs = EXEC_DEFS_D; /* ex_mov_dyn, the cluster's ex_mov_cluster and ex_mov */
     if (s0->kind == PTX_OPND_SREG) {
         switch (s0->sreg) {
         case PTX_SREG_CLOCK: case PTX_SREG_CLOCK_HI: case PTX_SREG_CLOCK64:

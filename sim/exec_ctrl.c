@@ -68,10 +68,21 @@ static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     (void)in;
     SimProgram *p = x->prog;
+    uint64_t depth[WARP / 8];
+    memcpy(depth, w->callsp, sizeof depth);
+    if (!(depth[0] | depth[1] | depth[2] | depth[3]) && !w->blk->cl) { /* no lane in a call: all leave */
+        lanes_exit(x, w, m);
+        return;
+    }
+    uint32_t out = 0; /* lanes leaving the kernel: together, but one by one in a cluster,
+                         whose barrier may complete as each exits */
     for (uint32_t r = m; r; r &= r - 1) {
         int l = __builtin_ctz(r);
         if (w->callsp[l] == 0) {
-            lanes_exit(x, w, 1u << l);
+            if (w->blk->cl)
+                lanes_exit(x, w, 1u << l);
+            else
+                out |= 1u << l;
             continue;
         }
         int callpc = w->retpc[l * MAX_CALL_DEPTH + --w->callsp[l]];
@@ -86,6 +97,8 @@ static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         }
         w->pc[l] = callpc + 1;
     }
+    if (out)
+        lanes_exit(x, w, out);
 }
 
 /* Device malloc/free (CUDA Programming Guide, "Dynamic Global Memory
@@ -163,9 +176,12 @@ static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         }
         const SimFuncInfo *fi = &p->funcs[sc->callee];
         if (fi->recursive) {
-            if (!w->stack && !(w->stack = malloc((size_t)WARP * EXEC_STACK_BYTES))) {
-                exec_fault(x, w, in, l, "stack-overflow", 0, "out of host memory for the call stack");
-                return;
+            if (!w->stack) {
+                if (!(w->stack = malloc((size_t)WARP * EXEC_STACK_BYTES))) {
+                    exec_fault(x, w, in, l, "stack-overflow", 0, "out of host memory for the call stack");
+                    return;
+                }
+                memset(w->stack_sp, 0, sizeof w->stack_sp); /* exec_warp_init clears it once there is a stack */
             }
             if (w->stack_sp[l] + fi->frame_bytes > EXEC_STACK_BYTES) {
                 exec_fault(x, w, in, l, "stack-overflow", 0,
@@ -242,14 +258,11 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         if (pv & m)
             b->red_or = true;
     }
-    for (uint32_t r = m; r; r &= r - 1) {
-        int l = __builtin_ctz(r);
-        w->pc[l]++;
-        if (in->sub != 1) { /* not arrive: wait */
-            w->barid[l] = (uint8_t)id;
-        }
-    }
-    if (in->sub != 1) {
+    int32_t *pcs = w->pc;
+    LANES(m, { pcs[l]++; });
+    if (in->sub != 1) { /* not arrive: wait */
+        uint8_t *bid = w->barid;
+        LANES(m, { bid[l] = (uint8_t)id; });
         w->run &= ~m;
         w->barwait |= m;
         w->barmask[id] |= m;

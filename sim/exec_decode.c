@@ -120,6 +120,7 @@ static SimStatus decode_inst(DecodeCtx *c)
     for (const char *const *o = shows; *o; o++)
         if (!strcmp(pi->opcode, *o))
             in->visible = 1;
+    in->plain = in->flow != SIM_FLOW_SELF && !in->pseudo && !in->wsync;
     if ((!strcmp(pi->opcode, "ld") || !strcmp(pi->opcode, "ldu") || !strcmp(pi->opcode, "st")) &&
         in->space != PTX_SPACE_LOCAL && in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_CONST &&
         in->space != SPACE_TPARAM)
@@ -510,6 +511,7 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err_out)
         c.in = &p->insts[base + fn->n_insts];
         if (decode_inst(&c))
             goto fail;
+        exec_regs_plan(p, f);
     }
     if (p->cap_konst == 0) { /* slot 0 exists even when no function has a body */
         DecodeCtx c = {.p = p, .m = ptx, .err = err};
@@ -535,8 +537,10 @@ void exec_program_free(SimProgram *p)
     if (!p)
         return;
     if (p->funcs && p->ptx)
-        for (int f = 0; f < p->ptx->n_funcs; f++)
+        for (int f = 0; f < p->ptx->n_funcs; f++) {
             free(p->funcs[f].unsup);
+            free(p->funcs[f].read_unset);
+        }
     ptx_module_free(p->ptx);
     free(p->insts);
     free(p->funcs);

@@ -259,6 +259,7 @@ static SimStatus dec_fused(DecodeCtx *c, const ContractFuse *fz, bool f64)
     in->rnd = ALU_RN;
     bool plain = !in->ftz && !in->sat && in->sub == F_FMA;
     in->fn = f64 ? (plain ? ex_ffma64 : ex_f64) : (plain ? ex_ffma32 : ex_f32);
+    in->defs = EXEC_DEFS_D;
     return SIM_OK;
 }
 
@@ -312,6 +313,7 @@ SimStatus dec_float(DecodeCtx *c)
         if (dec_pred(c, 0, &in->d, NULL) || dec_src(c, 1, t, &in->s[0]))
             return c->err->status;
         in->fn = ex_testp;
+        in->defs = EXEC_DEFS_PRED;
         return SIM_OK;
     }
     if (!strcmp(op, "add")) { sub = F_ADD; nsrc = 2; }
@@ -366,6 +368,7 @@ SimStatus dec_float(DecodeCtx *c)
     } else {
         in->fn = f64 ? ex_f64 : ex_f32;
     }
+    in->defs = EXEC_DEFS_D;
     return SIM_OK;
 }
 
@@ -449,6 +452,7 @@ SimStatus dec_cvt(DecodeCtx *c)
         if (dec_dst(c, 0, &in->d) || dec_src(c, 1, st, &in->s[0]) || dec_src(c, 2, st, &in->s[1]))
             return c->err->status;
         in->fn = ex_cvt_x2;
+        in->defs = EXEC_DEFS_D;
         return SIM_OK;
     }
     if (ptx_type_size(dt) > 8 || ptx_type_size(st) > 8 || dt == PTX_T_PRED || st == PTX_T_PRED ||
@@ -466,6 +470,7 @@ SimStatus dec_cvt(DecodeCtx *c)
     if (dec_dst(c, 0, &in->d) || dec_src(c, 1, st, &in->s[0]))
         return c->err->status;
     in->fn = in->aux ? ex_cvt_half_post : ex_cvt;
+    in->defs = EXEC_DEFS_D;
     if (!in->sat && !in->ftz && !in->aux) {
         if ((dt == PTX_T_U32 || dt == PTX_T_B32) && (st == PTX_T_U64 || st == PTX_T_S64 || st == PTX_T_B64))
             in->fn = ex_cvt_u32_u64;

@@ -57,6 +57,9 @@ typedef struct ExecParChunk ExecParChunk;
 /* Runs instruction `in` for the lanes in m (guard already applied). */
 typedef void (*ExecFn)(Exec *x, Warp *w, const SimInst *in, uint32_t m);
 
+/* SimInst.defs bits (exec_regs.c). */
+enum { EXEC_DEFS_D = 1, EXEC_DEFS_VD = 2, EXEC_DEFS_PRED = 4 };
+
 /* Control-flow class: how the scheduler moves PCs after the handler ran. */
 enum {
     SIM_FLOW_NEXT = 0,  /* every lane of the group goes to pc+1 */
@@ -99,6 +102,13 @@ struct SimInst {
     uint8_t wsync;       /* a warp-synchronous instruction (shfl/vote/match/
                             redux .sync, bar.warp.sync): its lanes wait for
                             every lane of the member mask (exec_sync.c) */
+    uint8_t plain;       /* flow NEXT or BRANCH, not pseudo, not wsync: the
+                            fast path of exec_issue_burst */
+    uint8_t defs;        /* what it writes whole (every bit, whatever the slot
+                            held) in every lane it runs, for exec_regs.c:
+                            EXEC_DEFS_D d, EXEC_DEFS_VD the vd[] >= 0; and
+                            EXEC_DEFS_PRED: d is a predicate, not a slot.
+                            0: nothing known (conservative) */
     int32_t wmask;       /* wsync: slot of the member mask operand */
     int32_t d, d2;       /* destination slots (-1 none); predicates index p[] */
     int32_t s[4];        /* source slots: >=0 register, <0 constant ~k */
@@ -154,6 +164,10 @@ typedef struct {
                                 run (decoded as a fault), NULL when none: a
                                 kernel that can reach it is refused at launch */
     int unsup_cu_file, unsup_cu_line; /* its .cu location (file index, line), -1 none */
+    uint64_t *read_unset;    /* bit k: value register reg_base + k may be read by a
+                                lane before that lane wrote it (exec_regs.c); NULL:
+                                any may be.  Only these are cleared when a warp
+                                starts in it (exec_run.c) */
 } SimFuncInfo;
 
 /* A decoded module. */
@@ -194,6 +208,9 @@ struct Warp {
     uint32_t present;        /* lanes that exist (partial last warp) */
     uint32_t barwait;        /* lanes waiting at a block barrier */
     int id;                  /* warp index within the block */
+    uint32_t slot;           /* its index among the launch's warp slots: block
+                                slot * Exec.nwarps + id (per-warp state of the
+                                timing model and traces) */
     int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
     uint8_t barid[WARP];     /* barrier each waiting lane waits at */
     uint32_t barmask[16];    /* lanes waiting at each barrier */
@@ -215,6 +232,11 @@ struct Warp {
                                 phase completed, parked at .wait (exec_cluster.c) */
     uint32_t spin;           /* backward branches a diverged group took in a row */
     int32_t yield_pc;        /* its: pick the next group above this pc once, -1 */
+    bool gok;                /* diverged: the next group is known (exec_issue.c):
+                                lanes gmask at gpc, every other runnable lane at
+                                gabove or higher, while run is still grun */
+    int32_t gpc, gabove;
+    uint32_t gmask, grun;
     uint32_t trace_mask;     /* lanes of the last traced issue */
     uint64_t span_start;     /* cycle it last became able to issue (traces) */
 };
@@ -256,6 +278,7 @@ struct Block {
     SimTileBlock *tile;       /* tile operations in progress (exec_tile.c), NULL none */
     struct ExecCluster *cl;   /* its cluster (exec_cluster.h), NULL without clusters */
     int crank;                /* its rank in it */
+    int wl;                   /* its warps' first index in its SM's wl (exec_sched.c) */
 };
 
 /* Per SM: its resident block slots and the warps its 4 schedulers pick from. */
@@ -265,6 +288,11 @@ typedef struct {
     Warp **wl;                /* warps of the resident blocks, slot-major */
     int nwl;
     int last[4];              /* per scheduler: index (in its share) issued last */
+    int share[4];             /* per scheduler: warps in its share (q, q + 4, ...) */
+    uint64_t ready[4];        /* per scheduler: bit k set when warp wl[q + 4k] has
+                                 runnable lanes (exec_sched.c keeps it; valid
+                                 while ready_ok) */
+    bool ready_ok;            /* shares of at most 64 warps, no clusters */
     uint64_t busy[4];         /* per scheduler: issuing a burst until this cycle */
     uint64_t now;             /* the SM's clock (SMs run a slice at a time) */
     uint64_t free_at;         /* a slot became free at this cycle (this round) */
@@ -330,7 +358,11 @@ struct Exec {
     SimSM *sms;
     int nsm, per_sm;
     uint64_t nblocks, next_block; /* blocks in the grid, next to dispatch */
-    int32_t reg_lo, reg_hi;   /* register slots to clear per warp */
+    int32_t reg_lo, reg_hi;   /* the register slots the kernel names */
+    int32_t (*zero)[2];       /* the ones a lane may read before writing them
+                                 (exec_regs.c): ranges [a, b) cleared when a warp
+                                 starts (exec_warp_init) */
+    int n_zero;
     uint32_t specials;        /* special register slots the kernel reads (bit per SLOT_*) */
     struct ExecClusters *cl;  /* clusters of more than one CTA, else NULL (exec_cluster.h) */
     DeviceStats *stats;
@@ -414,6 +446,10 @@ void exec_warp_diverge(Warp *w); /* leave the converged path: the common PC to e
  * the lowest PC (or, once after a yield, the lowest above the yielding
  * group's).  No side effect: the stepper asks it too (inspect.c). */
 int32_t exec_next_group(const Warp *w, uint32_t *mask);
+/* The same for a warp that is not converged and has no yield pending
+ * (yield_pc < 0), and in *above the lowest pc of its other runnable lanes
+ * (INT32_MAX: none). */
+int32_t exec_next_group_above(const Warp *w, uint32_t *mask, int32_t *above);
 /* Take the fast path again when every runnable lane is at one PC. */
 void exec_warp_try_converge(Warp *w);
 /* Set up warp id of block b at the kernel's entry (exec_run.c). */
@@ -433,6 +469,9 @@ uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp,
  * module as a whole cannot be laid out (memory, limits). */
 SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err);
 void exec_program_free(SimProgram *p);
+/* Fill p->funcs[f].read_unset from its decoded instructions (exec_regs.c);
+ * out of memory, or control flow it cannot follow, leaves it NULL. */
+void exec_regs_plan(SimProgram *p, int f);
 
 /* Decoding one instruction: each exec_*.c file decodes the opcodes it
  * runs, with the helpers below (exec_decode.c). */
@@ -562,6 +601,11 @@ void exec_mark_reachable(const PtxModule *m, int f, char *seen);
 /* Issue one instruction of warp w (the scheduler picked it).  false when
  * it was a tile marker (a pseudo-instruction: it took no issue slot). */
 bool exec_issue(Exec *x, Warp *w);
+/* Issue w's next instruction, then while w stays converged and runnable
+ * the ones no other warp can observe (SimInst.visible clear), up to max in
+ * all, until a fault: exec_sched.c's burst without a stepper watching (it
+ * asks before each instruction).  Returns how many took an issue slot. */
+uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max);
 
 /* Release block barrier id of b when enough threads arrived; true if it did. */
 bool exec_barrier_try_release(Exec *x, Block *b, int id);

@@ -16,10 +16,12 @@
 void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
 {
     SimProgram *p = x->prog;
-    int32_t reg_lo = x->reg_lo, reg_hi = x->reg_hi;
     (void)id; /* warp_setup numbered the slot's warps */
-    memset(w->r + (size_t)reg_lo * WARP, 0, (size_t)(reg_hi - reg_lo) * WARP * sizeof *w->r);
-    memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
+    /* the registers a lane may read before writing them read 0 (exec_regs.c);
+     * the rest keep what the slot's last warp left, never seen */
+    for (int k = 0; k < x->n_zero; k++)
+        memset(w->r + (size_t)x->zero[k][0] * WARP, 0, (size_t)(x->zero[k][1] - x->zero[k][0]) * WARP * sizeof *w->r);
+    for (int k = 0; k <= p->n_preds; k++) w->p[k] = 0;
     uint64_t *r = w->r;
     int32_t entry = p->funcs[x->fidx].entry_pc;
     uint32_t sp = x->specials;
@@ -40,25 +42,110 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     w->spin = 0;
     w->cc = 0;
     w->carrived = w->cdone = w->cwait = 0;
-    memset(w->stack_sp, 0, sizeof w->stack_sp);
+    if (w->stack) /* (allocated at the slot's first recursive call, which clears it then) */
+        memset(w->stack_sp, 0, sizeof w->stack_sp);
     w->yield_pc = -1;
+    w->gok = false;
     w->trace_mask = 0;
     w->span_start = x->cycle;
     w->upc = entry;
     w->conv = true;
 }
 
+/* The budget ran out after w's instruction in. */
+static void budget_fault(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    exec_fault(x, w, in, __builtin_ctz(m), "budget-exceeded", 0,
+               "the launch executed %llu warp instructions, its instruction budget "
+               "(an infinite loop?  If not, raise the budget: --budget N, or "
+               "DeviceLaunch.inst_budget)", (unsigned long long)x->stats->warp_insts);
+}
+
+uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
+{
+    const SimInst *insts = x->prog->insts;
+    DeviceStats *st = x->stats;
+    uint64_t k = 0;
+    for (;;) {
+        const SimInst *in = &insts[w->upc];
+        if (!w->conv || !in->plain) { /* everything else: exec_issue */
+            k += exec_issue(x, w);
+        } else { /* exec_issue's converged FLOW_NEXT and FLOW_BRANCH cases, inline */
+            uint32_t m = w->run, em = m;
+            if (in->guard >= 0) {
+                uint32_t g = w->p[in->guard];
+                em &= in->guard_neg ? ~g : g;
+            }
+            if (x->trace)
+                exec_trace_issue(x, w, in, m);
+            st->warp_insts++;
+            st->thread_insts += (uint64_t)exec_popc(em);
+            if (em)
+                in->fn(x, w, in, em);
+            if (in->flow == SIM_FLOW_NEXT) {
+                if (w->conv)
+                    w->upc++;
+                else
+                    for (uint32_t r = m; r; r &= r - 1)
+                        w->pc[__builtin_ctz(r)]++;
+            } else if (em == m) {
+                w->upc = in->target;
+            } else if (em == 0) {
+                w->upc++;
+            } else {
+                int32_t pc = w->upc;
+                for (uint32_t r = m; r; r &= r - 1) {
+                    int l = __builtin_ctz(r);
+                    w->pc[l] = (em >> l & 1) ? in->target : pc + 1;
+                }
+                w->conv = false;
+                w->gok = false;
+                st->divergent_branches++;
+            }
+            k++;
+            if (!x->faulted && st->warp_insts >= x->budget)
+                budget_fault(x, w, in, m);
+        }
+        if (!w->run || x->faulted || (k && (k >= max || !w->conv || insts[w->upc].visible)))
+            return k;
+    }
+}
+
+/* A diverged warp's group (lanes m) moved on to gpc, every other runnable
+ * lane being at `above` or higher: while gpc is below them and no yield is
+ * pending, it is the next group too -- kept, so that its next issue need
+ * not look at every lane's pc again (Warp.gok). */
+static void group_keep(Warp *w, int32_t gpc, uint32_t m, int32_t above)
+{
+    if (gpc < above && !w->conv && w->yield_pc < 0) {
+        w->gok = true;
+        w->gpc = gpc;
+        w->gmask = m;
+        w->gabove = above;
+        w->grun = w->run;
+    }
+}
+
 bool exec_issue(Exec *x, Warp *w)
 {
     const SimInst *insts = x->prog->insts;
     DeviceStats *st = x->stats;
-    int32_t pc;
+    int32_t pc, above = INT32_MIN; /* diverged: the other runnable lanes' lowest pc (INT32_MIN: not known) */
     uint32_t m;
     if (w->conv) {
         pc = w->upc;
         m = w->run;
     } else {
-        pc = exec_next_group(w, &m);
+        if (w->gok && w->grun == w->run && w->yield_pc < 0) { /* group_keep's */
+            pc = w->gpc;
+            m = w->gmask;
+            above = w->gabove;
+        } else if (w->yield_pc < 0) {
+            pc = exec_next_group_above(w, &m, &above);
+        } else {
+            pc = exec_next_group(w, &m);
+        }
+        w->gok = false;
         w->yield_pc = -1; /* a yield lasts one pick */
         if (m == w->run) {
             w->conv = true;
@@ -92,11 +179,13 @@ bool exec_issue(Exec *x, Warp *w)
     } else if (in->flow == SIM_FLOW_NEXT) {
         if (em)
             in->fn(x, w, in, em);
-        if (w->conv)
+        if (w->conv) {
             w->upc++;
-        else
+        } else {
             for (uint32_t r = m; r; r &= r - 1)
                 w->pc[__builtin_ctz(r)]++;
+            group_keep(w, pc + 1, m, above);
+        }
     } else if (in->flow == SIM_FLOW_BRANCH) {
         if (em)
             in->fn(x, w, in, em); /* e.g. counts; the move is done here */
@@ -111,6 +200,7 @@ bool exec_issue(Exec *x, Warp *w)
                     w->pc[l] = (em >> l & 1) ? in->target : pc + 1;
                 }
                 w->conv = false;
+                w->gok = false;
                 st->divergent_branches++;
             }
         } else {
@@ -123,6 +213,8 @@ bool exec_issue(Exec *x, Warp *w)
                 w->spin = 0;
                 w->yield_pc = in->target;
             }
+            if (em == m || em == 0)
+                group_keep(w, em ? in->target : pc + 1, m, above);
         }
     } else {
         exec_warp_diverge(w);
@@ -134,9 +226,6 @@ bool exec_issue(Exec *x, Warp *w)
     if (x->faulted)
         return true;
     if (st->warp_insts >= x->budget)
-        exec_fault(x, w, in, __builtin_ctz(m), "budget-exceeded", 0,
-                   "the launch executed %llu warp instructions, its instruction budget "
-                   "(an infinite loop?  If not, raise the budget: --budget N, or "
-                   "DeviceLaunch.inst_budget)", (unsigned long long)st->warp_insts);
+        budget_fault(x, w, in, m);
     return true;
 }

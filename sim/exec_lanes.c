@@ -4,14 +4,16 @@
  * (the fast path).  Called by exec_issue.c, exec_sync.c and inspect.c;
  * calls no executor file. */
 #include "exec_int.h"
+#include "exec_lanes.h"
 
 /* Write the common PC out to every runnable lane and leave the fast path. */
 void exec_warp_diverge(Warp *w)
 {
     if (w->conv) {
-        for (uint32_t r = w->run; r; r &= r - 1)
-            w->pc[__builtin_ctz(r)] = w->upc;
+        int32_t pc = w->upc, *p = w->pc;
+        LANES(w->run, { p[l] = pc; });
         w->conv = false;
+        w->gok = false;
     }
 }
 
@@ -23,11 +25,57 @@ void exec_warp_try_converge(Warp *w)
     if (w->conv || !w->run)
         return;
     int32_t pc = w->pc[__builtin_ctz(w->run)];
-    for (uint32_t r = w->run; r; r &= r - 1)
-        if (w->pc[__builtin_ctz(r)] != pc)
+    if (w->run == FULL_MASK) { /* the usual case: four lanes at a time */
+        typedef int32_t I32x4 __attribute__((vector_size(16)));
+        I32x4 diff = {0, 0, 0, 0}, want = {pc, pc, pc, pc};
+        for (int l = 0; l < WARP; l += 4) {
+            I32x4 v;
+            memcpy(&v, w->pc + l, sizeof v);
+            diff |= v ^ want;
+        }
+        if (diff[0] | diff[1] | diff[2] | diff[3])
             return;
+    } else {
+        for (uint32_t r = w->run; r; r &= r - 1)
+            if (w->pc[__builtin_ctz(r)] != pc)
+                return;
+    }
     w->conv = true;
     w->upc = pc;
+}
+
+/* The lowest pc of lanes r (not 0) in vectorisable passes: one lane's,
+ * then while some lane is lower, that one's (a warp's lanes are seldom at
+ * more than two or three pcs). */
+static int32_t lowest_pc(const int32_t *p, uint32_t r)
+{
+    int32_t pc = p[__builtin_ctz(r)];
+    uint8_t lt[WARP];
+    for (;;) {
+        LANES_ALL({ lt[l] = p[l] < pc; });
+        uint32_t below = lanes_pack(lt) & r;
+        if (!below)
+            return pc;
+        pc = p[__builtin_ctz(below)];
+    }
+}
+
+int32_t exec_next_group_above(const Warp *w, uint32_t *mask, int32_t *above)
+{
+    const int32_t *p = w->pc;
+    uint32_t run = w->run;
+    if (!run) {
+        *mask = 0;
+        *above = INT32_MAX;
+        return INT32_MAX;
+    }
+    int32_t pc = lowest_pc(p, run);
+    uint8_t at[WARP];
+    LANES_ALL({ at[l] = p[l] == pc; });
+    *mask = lanes_pack(at) & run;
+    uint32_t rest = run & ~*mask;
+    *above = rest ? lowest_pc(p, rest) : INT32_MAX;
+    return pc;
 }
 
 int32_t exec_next_group(const Warp *w, uint32_t *mask)
@@ -35,6 +83,10 @@ int32_t exec_next_group(const Warp *w, uint32_t *mask)
     if (w->conv) {
         *mask = w->run;
         return w->upc;
+    }
+    if (w->yield_pc < 0 && w->run) {
+        int32_t above;
+        return exec_next_group_above(w, mask, &above);
     }
     int32_t pc = INT32_MAX, above = INT32_MAX;
     uint32_t m = 0, ma = 0;

@@ -30,21 +30,22 @@ static void span_add(int32_t s, RegSpan *sp)
         sp->hi = s + 1;
 }
 
-/* The register slots [*lo, *hi) that the kernel fidx and the functions it
- * calls name.  Only these can be read, so only these need zeroing per warp:
- * the module's other functions have slots of their own (*lo == *hi: none). */
-static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t *hi, uint32_t *specials)
+/* The register slots [x->reg_lo, x->reg_hi) that the kernel x->fidx and
+ * the functions it calls name, and of those the ranges x->zero a warp
+ * clears when it starts: the kernel's registers that a lane may read before
+ * writing them (exec_regs.c), every register of the functions it calls, and
+ * with a stepper watching (cfg->on_issue, which shows any register) all of
+ * them.  The module's other functions have slots of their own (reg_lo ==
+ * reg_hi: none).  false: out of memory. */
+static bool launch_reg_span(Exec *x)
 {
+    const SimProgram *p = x->prog;
     const PtxModule *m = p->ptx;
     RegSpan sp = {INT32_MAX, 0, 0};
-    *specials = (1u << SLOT_COUNT) - 1;
     char *seen = calloc((size_t)m->n_funcs + 1, 1);
-    if (!seen) { /* zero them all */
-        *lo = SLOT_COUNT;
-        *hi = p->n_regs;
-        return;
-    }
-    exec_mark_reachable(m, fidx, seen);
+    if (!seen)
+        return false;
+    exec_mark_reachable(m, x->fidx, seen);
     for (int f = 0; f < m->n_funcs; f++) {
         if (!seen[f])
             continue;
@@ -59,55 +60,100 @@ static void launch_reg_span(const SimProgram *p, int fidx, int32_t *lo, int32_t 
             }
         }
     }
+    if (sp.lo >= sp.hi)
+        sp.lo = sp.hi = SLOT_COUNT;
+    x->reg_lo = sp.lo;
+    x->reg_hi = sp.hi;
+    x->specials = sp.specials;
+    /* which of [lo, hi) to clear, one byte a slot, then as ranges */
+    size_t n = (size_t)(sp.hi - sp.lo);
+    uint8_t *clear = calloc(n + 1, 1);
+    bool ok = clear != NULL;
+    for (int f = 0; ok && f < m->n_funcs; f++) {
+        const SimFuncInfo *fi = &p->funcs[f];
+        if (!seen[f])
+            continue;
+        bool all = f != x->fidx || !fi->read_unset || x->cfg->on_issue;
+        for (int k = 0; k < fi->n_vals; k++) {
+            int32_t s = fi->reg_base + k;
+            if (s >= sp.lo && s < sp.hi && (all || (fi->read_unset[k / 64] >> (k % 64) & 1)))
+                clear[s - sp.lo] = 1;
+        }
+    }
+    int runs = 0;
+    for (size_t i = 0; ok && i < n; i++)
+        runs += clear[i] && (i == 0 || !clear[i - 1]);
+    if (ok && runs && !(x->zero = malloc((size_t)runs * sizeof *x->zero)))
+        ok = false;
+    for (size_t i = 0; ok && i < n; i++) {
+        if (!clear[i] || (i > 0 && clear[i - 1]))
+            continue;
+        size_t j = i;
+        while (j < n && clear[j])
+            j++;
+        x->zero[x->n_zero][0] = sp.lo + (int32_t)i;
+        x->zero[x->n_zero++][1] = sp.lo + (int32_t)j;
+    }
+    free(clear);
     free(seen);
-    *lo = sp.lo;
-    *hi = sp.hi;
-    *specials = sp.specials;
-    if (*lo >= *hi)
-        *lo = *hi = SLOT_COUNT;
+    return ok;
 }
 
 /* The special registers of warp id of a block slot that stay the same for
- * every block the slot runs: set once per launch (exec_launch). */
+ * every block the slot runs: set once per launch (exec_launch), only those
+ * the kernel reads (the others' memory is never touched). */
 static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
 {
     const DeviceLaunch *c = x->cfg;
     w->blk = b;
     w->id = id;
-    w->present = 0;
-    uint64_t v[SLOT_COUNT];
-    for (int l = 0; l < WARP; l++) {
-        int t = id * WARP + l;
-        if (t < x->nthreads)
-            w->present |= 1u << l;
-        v[SLOT_TID_X] = (unsigned)t % c->block.x;
-        v[SLOT_TID_Y] = (unsigned)t / c->block.x % c->block.y;
-        v[SLOT_TID_Z] = (unsigned)t / (c->block.x * c->block.y);
-        v[SLOT_NTID_X] = c->block.x;
-        v[SLOT_NTID_Y] = c->block.y;
-        v[SLOT_NTID_Z] = c->block.z;
-        v[SLOT_CTAID_X] = v[SLOT_CTAID_Y] = v[SLOT_CTAID_Z] = 0; /* exec_warp_init */
-        v[SLOT_NCTAID_X] = c->grid.x;
-        v[SLOT_NCTAID_Y] = c->grid.y;
-        v[SLOT_NCTAID_Z] = c->grid.z;
-        v[SLOT_LANEID] = (uint64_t)l;
-        v[SLOT_WARPID] = (uint64_t)id;
-        v[SLOT_NWARPID] = 64;
-        v[SLOT_SMID] = (uint64_t)b->sm;
-        v[SLOT_NSMID] = (uint64_t)dev_nsm;
-        v[SLOT_GRIDID] = 1;
-        v[SLOT_LANEMASK_EQ] = 1u << l;
-        v[SLOT_LANEMASK_LE] = (uint32_t)((2ull << l) - 1);
-        v[SLOT_LANEMASK_LT] = (1u << l) - 1;
-        v[SLOT_LANEMASK_GE] = (uint32_t)(0xffffffffull << l);
-        v[SLOT_LANEMASK_GT] = (uint32_t)(0xfffffffeull << l);
-        v[SLOT_DYN_SMEM] = x->dyn_smem;
-        v[SLOT_TOTAL_SMEM] = x->shared_size;
-        /* only the ones the kernel reads: the others' memory is never touched */
-        for (uint32_t u = x->specials; u; u &= u - 1) {
-            int k = __builtin_ctz(u);
-            w->r[k * WARP + l] = v[k];
+    w->slot = (uint32_t)((size_t)(b - x->blocks) * (size_t)x->nwarps + (size_t)id);
+    int t0 = id * WARP, n = x->nthreads - t0;
+    w->present = n >= WARP ? FULL_MASK : (1u << n) - 1;
+    for (uint32_t u = x->specials; u; u &= u - 1) {
+        int k = __builtin_ctz(u);
+        uint64_t *r = w->r + (size_t)k * WARP, v = 0;
+        switch (k) {
+        case SLOT_TID_X: case SLOT_TID_Y: case SLOT_TID_Z: {
+            /* thread t = t0 + l is (t % x, t / x % y, t / (x * y)): counted up */
+            unsigned bx = c->block.x, by = c->block.y;
+            unsigned tx = (unsigned)t0 % bx, ty = (unsigned)t0 / bx % by, tz = (unsigned)t0 / (bx * by);
+            for (int l = 0; l < WARP; l++) {
+                r[l] = k == SLOT_TID_X ? tx : k == SLOT_TID_Y ? ty : tz;
+                if (++tx == bx) {
+                    tx = 0;
+                    if (++ty == by) {
+                        ty = 0;
+                        tz++;
+                    }
+                }
+            }
+            continue;
         }
+        case SLOT_LANEID: for (int l = 0; l < WARP; l++) r[l] = (uint64_t)l; continue;
+        case SLOT_LANEMASK_EQ: for (int l = 0; l < WARP; l++) r[l] = 1u << l; continue;
+        case SLOT_LANEMASK_LE: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)((2ull << l) - 1); continue;
+        case SLOT_LANEMASK_LT: for (int l = 0; l < WARP; l++) r[l] = (1u << l) - 1; continue;
+        case SLOT_LANEMASK_GE: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)(0xffffffffull << l); continue;
+        case SLOT_LANEMASK_GT: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)(0xfffffffeull << l); continue;
+        case SLOT_NTID_X: v = c->block.x; break;
+        case SLOT_NTID_Y: v = c->block.y; break;
+        case SLOT_NTID_Z: v = c->block.z; break;
+        case SLOT_CTAID_X: case SLOT_CTAID_Y: case SLOT_CTAID_Z: v = 0; break; /* exec_warp_init */
+        case SLOT_NCTAID_X: v = c->grid.x; break;
+        case SLOT_NCTAID_Y: v = c->grid.y; break;
+        case SLOT_NCTAID_Z: v = c->grid.z; break;
+        case SLOT_WARPID: v = (uint64_t)id; break;
+        case SLOT_NWARPID: v = 64; break;
+        case SLOT_SMID: v = (uint64_t)b->sm; break;
+        case SLOT_NSMID: v = (uint64_t)dev_nsm; break;
+        case SLOT_GRIDID: v = 1; break;
+        case SLOT_DYN_SMEM: v = x->dyn_smem; break;
+        case SLOT_TOTAL_SMEM: v = x->shared_size; break;
+        default: break;
+        }
+        for (int l = 0; l < WARP; l++)
+            r[l] = v;
     }
 }
 
@@ -117,6 +163,8 @@ static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
  * kernel.  The device keeps the last launch's arena and the next launch of
  * the same shape reuses it (explore, grade and lessons launch one kernel
  * many times). */
+enum { ARENA_WARPS, ARENA_PREDS, ARENA_SHARED, ARENA_LOCAL, ARENA_TPARAM, ARENA_RETPC, ARENA_MAPS };
+
 struct ExecArena {
     int nslots, nsm, per_sm, nwarps, nthreads;
     int32_t reg_lo, reg_hi;
@@ -124,8 +172,11 @@ struct ExecArena {
     uint64_t shared_size, local_size, tparam_size;
     Block *blocks;
     SimSM *sms;
-    uint64_t *regs;          /* every warp's registers, one block (see arena_new) */
+    uint64_t *regs;          /* every warp's registers, one mapping (see arena_new) */
     size_t regs_bytes;
+    void *map[ARENA_MAPS];   /* the rest, a mapping each: warps, predicates, shared,
+                                local and parameter memory, call return pcs */
+    size_t map_bytes[ARENA_MAPS];
 };
 
 static bool arena_fits(const ExecArena *a, const ExecArena *s)
@@ -143,16 +194,12 @@ void exec_arena_free(ExecArena *a)
         for (int i = 0; i < a->nslots; i++) {
             Block *b = &a->blocks[i];
             if (b->warps)
-                for (int k = 0; k < a->nwarps; k++) {
-                    free(b->warps[k].p);
-                    free(b->warps[k].retpc);
+                for (int k = 0; k < a->nwarps; k++)
                     free(b->warps[k].stack);
-                }
-            free(b->warps);
-            free(b->shared);
-            free(b->local);
-            free(b->tparam);
         }
+    for (int k = 0; k < ARENA_MAPS; k++)
+        if (a->map[k])
+            munmap(a->map[k], a->map_bytes[k]);
     if (a->sms)
         for (int s = 0; s < a->nsm; s++)
             free(a->sms[s].wl);
@@ -184,6 +231,32 @@ static size_t warp_stride(int32_t lo, int32_t hi)
     return (size_t)hi; /* the gap kept: every warp's slots apart */
 }
 
+/* Zeroed memory of n bytes in a mapping of its own (kept in a->map[k]),
+ * in huge pages when huge and the kernel gives them on request: the SMs
+ * take turns through all resident blocks' state, and with 4 KB pages each
+ * turn also missed the TLB. */
+static void *arena_map(ExecArena *a, int k, size_t n, bool huge)
+{
+    void *p = mmap(NULL, n ? n : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+#ifdef MADV_HUGEPAGE
+    if (huge)
+        madvise(p, n, MADV_HUGEPAGE);
+#else
+    (void)huge;
+#endif
+    a->map[k] = p;
+    a->map_bytes[k] = n ? n : 1;
+    return p;
+}
+
+/* n rounded up to a cache line. */
+static size_t line_up(size_t n)
+{
+    return (n + 63) / 64 * 64;
+}
+
 static ExecArena *arena_new(const ExecArena *shape)
 {
     ExecArena *a = calloc(1, sizeof *a);
@@ -207,21 +280,35 @@ static ExecArena *arena_new(const ExecArena *shape)
         a->regs = NULL;
         goto fail;
     }
-    for (int i = 0; i < a->nslots; i++) {
+#ifdef MADV_HUGEPAGE
+    madvise(a->regs, a->regs_bytes, MADV_HUGEPAGE); /* as arena_map does */
+#endif
+    /* every slot's warps, predicates, shared, local and parameter memory
+     * side by side, each kind in one mapping; the call stacks' return pcs
+     * too, but in small pages: most kernels never touch them */
+    size_t ns = (size_t)a->nslots, nwk = (size_t)a->nwarps, nt = (size_t)a->nthreads;
+    size_t preds = line_up((size_t)(a->n_preds + 1) * sizeof(uint32_t)), shared = line_up(a->shared_size + 1);
+    size_t local = line_up(nt * (a->local_size + 1)), tparam = line_up(nt * (a->tparam_size + 1));
+    size_t retpc = (size_t)WARP * MAX_CALL_DEPTH * sizeof(int32_t);
+    Warp *warps = arena_map(a, ARENA_WARPS, ns * nwk * sizeof *warps, true);
+    uint8_t *pp = arena_map(a, ARENA_PREDS, ns * nwk * preds, true);
+    uint8_t *sp = arena_map(a, ARENA_SHARED, ns * shared, true);
+    uint8_t *lp = arena_map(a, ARENA_LOCAL, ns * local, true);
+    uint8_t *tp = arena_map(a, ARENA_TPARAM, ns * tparam, true);
+    uint8_t *rp = arena_map(a, ARENA_RETPC, ns * nwk * retpc, false);
+    if (!warps || !pp || !sp || !lp || !tp || !rp)
+        goto fail;
+    for (size_t i = 0; i < ns; i++) {
         Block *b = &a->blocks[i];
-        b->shared = calloc(1, a->shared_size + 1);
-        b->local = calloc((size_t)a->nthreads, a->local_size + 1);
-        b->tparam = calloc((size_t)a->nthreads, a->tparam_size + 1);
-        b->warps = calloc((size_t)a->nwarps, sizeof *b->warps);
-        if (!b->shared || !b->local || !b->tparam || !b->warps)
-            goto fail;
-        for (int k = 0; k < a->nwarps; k++) {
+        b->shared = sp + i * shared;
+        b->local = lp + i * local;
+        b->tparam = tp + i * tparam;
+        b->warps = warps + i * nwk;
+        for (size_t k = 0; k < nwk; k++) {
             Warp *w = &b->warps[k];
-            w->r = a->regs + ((size_t)i * (size_t)a->nwarps + (size_t)k) * stride;
-            w->p = malloc((size_t)(a->n_preds + 1) * sizeof *w->p);
-            w->retpc = malloc((size_t)WARP * MAX_CALL_DEPTH * sizeof *w->retpc);
-            if (!w->p || !w->retpc)
-                goto fail;
+            w->r = a->regs + (i * nwk + k) * stride;
+            w->p = (uint32_t *)(void *)(pp + (i * nwk + k) * preds);
+            w->retpc = (int32_t *)(void *)(rp + (i * nwk + k) * retpc);
         }
     }
     return a;
@@ -371,7 +458,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     rc = SIM_ERR_NOMEM;
     if (csize > 1 && !exec_cluster_begin(&x, cfg->cluster, x.nsm))
         goto done;
-    launch_reg_span(prog, fidx, &x.reg_lo, &x.reg_hi, &x.specials);
+    if (!launch_reg_span(&x))
+        goto done;
     ExecArena shape = {.nslots = x.nslots, .nsm = x.nsm, .per_sm = x.per_sm, .nwarps = x.nwarps,
                        .nthreads = x.nthreads, .reg_lo = x.reg_lo, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
                        .shared_size = x.shared_size, .local_size = prog->local_size,
@@ -454,6 +542,7 @@ done:
             exec_arena_free(x.arena);
     }
     exec_cluster_end(&x);
+    free(x.zero);
     exec_printf_finish(&x);
     stats->printf_dropped = x.out_dropped;
     *out = x.out;

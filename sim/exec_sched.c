@@ -46,6 +46,32 @@
 /* Adversarial: a scheduler switches warps with probability 1/SWITCH. */
 #define ADVERSARIAL_SWITCH 128
 
+/* Which warps of sm have runnable lanes, a bit per warp of each scheduler's
+ * share, so that a pick need not look at every warp.  A warp's bit changes
+ * when it issues (sm_cycle looks at it after its burst) or when a barrier
+ * of its block releases (every release counts in stats->barriers: then the
+ * block's bits are made again).  With clusters a release wakes warps of
+ * other SMs: no masks there.  The timing model's pick reads them too. */
+static void sm_ready(SimSM *sm)
+{
+    for (int q = 0; q < 4; q++)
+        sm->ready[q] = 0;
+    for (int i = 0; i < sm->nwl; i++)
+        if (sm->wl[i]->run)
+            sm->ready[i & 3] |= 1ull << (i >> 2);
+}
+
+static void block_ready(Exec *x, SimSM *sm, const Block *b)
+{
+    for (int wi = 0, i = b->wl; wi < x->nwarps; wi++, i++) {
+        uint64_t bit = 1ull << (i >> 2);
+        if (b->warps[wi].run)
+            sm->ready[i & 3] |= bit;
+        else
+            sm->ready[i & 3] &= ~bit;
+    }
+}
+
 static void sm_rebuild(Exec *x, SimSM *sm)
 {
     sm->nwl = 0;
@@ -53,11 +79,17 @@ static void sm_rebuild(Exec *x, SimSM *sm)
         Block *b = &x->blocks[sm->first_slot + k];
         if (!b->live)
             continue;
+        b->wl = sm->nwl;
         for (int i = 0; i < x->nwarps; i++)
             sm->wl[sm->nwl++] = &b->warps[i];
     }
-    for (int q = 0; q < 4; q++) /* a burst already issued keeps its scheduler busy */
+    for (int q = 0; q < 4; q++) { /* a burst already issued keeps its scheduler busy */
         sm->last[q] = -1;
+        sm->share[q] = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0;
+    }
+    sm->ready_ok = !x->cl && sm->share[0] <= 64;
+    if (sm->ready_ok)
+        sm_ready(sm);
 }
 
 /* Block b's memory and warps as at the kernel's start. */
@@ -197,9 +229,9 @@ static Warp *pick(Exec *x, SimSM *sm, int q)
 {
     if (x->tm) /* timing hook: the model picks */
         return timing_pick(x, sm, q);
-    int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0; /* its share: q, q+4, ... */
-    if (!n)
-        return NULL;
+    int n = sm->share[q]; /* its share: q, q+4, ... */
+    if (!n || (sm->ready_ok && !sm->ready[q] && x->cfg->schedule == DEVICE_SCHED_ROUNDROBIN))
+        return NULL; /* (random and adversarial draw a number first) */
     int start;
     switch (x->cfg->schedule) {
     case DEVICE_SCHED_RANDOM:
@@ -218,6 +250,14 @@ static Warp *pick(Exec *x, SimSM *sm, int q)
     if (start >= n)
         start = 0;
     Warp **wl = sm->wl + q;
+    if (sm->ready_ok) { /* the first ready warp from start on, round the share */
+        uint64_t r = sm->ready[q], up = r & (~0ull << start);
+        if (!r)
+            return NULL;
+        int k = __builtin_ctzll(up ? up : r);
+        sm->last[q] = k;
+        return wl[4 * k];
+    }
     for (int k = start; k < n; k++)
         if (wl[4 * k]->run) {
             sm->last[q] = k;
@@ -243,6 +283,10 @@ static uint64_t burst(Exec *x, Warp *w)
     if (x->tm) { /* timing hook: one instruction, timed */
         timing_issue(x, w);
         return 1;
+    }
+    if (!x->cfg->on_issue) {
+        k = exec_issue_burst(x, w, BURST_MAX);
+        return k ? k : 1;
     }
     do {
         if (x->cfg->on_issue && exec_view_call(x, w) != 0) {
@@ -274,7 +318,15 @@ static bool sm_cycle(Exec *x, SimSM *sm)
         Warp *w = pick(x, sm, q);
         if (!w)
             continue;
+        uint64_t bars = x->stats->barriers;
         sm->busy[q] = x->cycle + burst(x, w);
+        if (sm->ready_ok) {
+            int i = w->blk->wl + w->id; /* its place in wl */
+            if (x->stats->barriers != bars) /* a release woke warps of its block */
+                block_ready(x, sm, w->blk);
+            else if (!w->run)
+                sm->ready[i & 3] &= ~(1ull << (i >> 2));
+        }
         if (sm->busy[q] > x->end_cycle) /* the launch lasts until its last burst ends */
             x->end_cycle = sm->busy[q];
         if (sm->busy[q] > w->blk->busy_until)
@@ -293,6 +345,7 @@ static bool sm_cycle(Exec *x, SimSM *sm)
      * issued, or a finished block's last burst ended: at every block */
     bool retired = false, all = !issued || recheck;
     int nlook = all ? x->per_sm : nstalled;
+    uint64_t bars = x->stats->barriers;
     if (all)
         sm->finishing = 0;
     for (int k = 0; k < nlook && !x->faulted; k++) {
@@ -314,39 +367,15 @@ static bool sm_cycle(Exec *x, SimSM *sm)
         block_stalled(x, b);
         if (!b->live)
             retired = true;
+        else if (sm->ready_ok && x->stats->barriers != bars) /* a release woke its warps */
+            block_ready(x, sm, b);
+        bars = x->stats->barriers;
     }
     if (!retired)
         return false;
     sm_rebuild(x, sm);
     sm->free_at = x->cycle + 1;
     return x->next_block < x->nblocks;
-}
-
-/* SM sm runs until its clock reaches limit, it holds no block, or a block
- * retired while others wait (the next block goes where room appeared
- * first: dispatch_free, between rounds).  A round runs it for each active
- * SM, here or through exec_par.c. */
-static void sm_slice(Exec *x, SimSM *sm, uint64_t limit)
-{
-    for (int k = 0; k < x->per_sm; k++) { /* blocks dispatched while SMs run on threads */
-        Block *b = &x->blocks[sm->first_slot + k];
-        if (b->init_pending) {
-            x->cycle = sm->now;
-            block_init(x, b);
-        }
-    }
-    while (sm->now < limit && sm->live && !x->faulted) {
-        x->cycle = sm->now;
-        bool freed = sm_cycle(x, sm);
-        if (x->tm) { /* timing hook: skip idle cycles, not past the slice (traces) */
-            uint64_t next = timing_next_cycle(x, sm);
-            sm->now = next < limit ? next : limit;
-        } else {
-            sm->now++;
-        }
-        if (freed)
-            break;
-    }
 }
 
 /* Give waiting blocks to free slots, earliest freed first (then lowest
@@ -380,6 +409,62 @@ static void dispatch_free(Exec *x)
         block_dispatch(x, best);
         x->cycle = keep;
         sm_rebuild(x, sm);
+    }
+}
+
+/* Untimed: the next cycle in which sm can do anything.  With roundrobin
+ * (which draws no numbers) a cycle in which every scheduler is still in a
+ * burst or has no warp ready does nothing -- no pick, no release, no
+ * retirement -- and is skipped: up to the end of the first burst (then a
+ * scheduler picks), or the cycle a finished block's last burst ends
+ * (sm_cycle looks at the blocks again), or limit.  A cycle with no burst
+ * going at all is not skipped (sm_cycle looks at every block in it). */
+static uint64_t sm_next_cycle(const Exec *x, const SimSM *sm, uint64_t limit)
+{
+    uint64_t c = sm->now + 1, next = UINT64_MAX;
+    if (!sm->ready_ok || x->cfg->schedule != DEVICE_SCHED_ROUNDROBIN || x->faulted)
+        return c;
+    for (int q = 0; q < 4; q++) {
+        if (sm->busy[q] > c)
+            next = sm->busy[q] < next ? sm->busy[q] : next;
+        else if (sm->ready[q])
+            return c;
+    }
+    if (next == UINT64_MAX)
+        return c;
+    if (sm->finishing && next > sm->finishing - 1)
+        next = sm->finishing - 1 > c ? sm->finishing - 1 : c;
+    return next < limit ? next : limit;
+}
+
+/* SM sm runs until its clock reaches limit, it holds no block, or a block
+ * retired while others wait (the next block goes where room appeared
+ * first: dispatch_free, between rounds).  A round runs it for each active
+ * SM, here or through exec_par.c. */
+static void sm_slice(Exec *x, SimSM *sm, uint64_t limit)
+{
+    bool inited = false;
+    for (int k = 0; k < x->per_sm; k++) { /* blocks dispatched while SMs run on threads */
+        Block *b = &x->blocks[sm->first_slot + k];
+        if (b->init_pending) {
+            x->cycle = sm->now;
+            block_init(x, b);
+            inited = true;
+        }
+    }
+    if (inited) /* the ready masks, from warps that can run now */
+        sm_rebuild(x, sm);
+    while (sm->now < limit && sm->live && !x->faulted) {
+        x->cycle = sm->now;
+        bool freed = sm_cycle(x, sm);
+        if (x->tm) { /* timing hook: skip idle cycles, not past the slice (traces) */
+            uint64_t next = timing_next_cycle(x, sm);
+            sm->now = next < limit ? next : limit;
+        } else {
+            sm->now = freed ? sm->now + 1 : sm_next_cycle(x, sm, limit);
+        }
+        if (freed)
+            break;
     }
 }
 

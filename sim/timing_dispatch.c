@@ -167,7 +167,7 @@ void timing_block_end(Exec *x, Block *b)
 void timing_barrier_release(Exec *x, Warp *w)
 {
     TimingModel *tm = x->tm;
-    TimingWarp *tw = &tm->warps[(size_t)(w->blk - x->blocks) * (size_t)x->nwarps + (size_t)w->id];
+    TimingWarp *tw = &tm->warps[w->slot];
     uint64_t ready = x->cycle + (uint64_t)tm->p->v[TP_BAR_LAT];
     if (ready > tw->min_issue)
         tw->min_issue = ready;

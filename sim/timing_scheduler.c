@@ -16,7 +16,8 @@
 
 static inline size_t warp_index(const Exec *x, const Warp *w)
 {
-    return (size_t)(w->blk - x->blocks) * (size_t)x->nwarps + (size_t)w->id;
+    (void)x;
+    return w->slot; /* (w->blk - x->blocks) * x->nwarps + w->id */
 }
 
 static int pipe_of(int cls)
@@ -62,7 +63,7 @@ static uint64_t latency_of(const double *v, int cls, int *kind)
 }
 
 /* The cycle the unit the class needs can take it, and the stall it is. */
-static uint64_t unit_ready(const TimingModel *tm, const TimingSM *ts, int q, int cls, int *reason)
+static inline uint64_t unit_ready(const TimingModel *tm, const TimingSM *ts, int q, int cls, int *reason)
 {
     const double *v = tm->p->v;
     switch (cls) {
@@ -158,12 +159,20 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
     int nready = 0, best_k = -1;
     bool got_greedy = false;
     for (int k = 0; k < n; k++) {
+        if (sm->ready_ok) { /* straight to the next warp with runnable lanes (exec_sched.c's mask) */
+            uint64_t rest = sm->ready[q] >> k; /* n <= 64 there */
+            if (!rest)
+                break;
+            k += __builtin_ctzll(rest);
+        }
         Warp *w = sm->wl[q + 4 * k];
         if (!w->run)
             continue;
-        int32_t pc;
-        uint64_t r = ready_at(tm, x, w, &pc);
-        const TimingWarp *tw = &tm->warps[warp_index(x, w)];
+        TimingWarp *tw = &tm->warps[w->slot]; /* ready_at's work, its TimingWarp found once */
+        int32_t pc = next_pc(w, tw);
+        if (pc != tw->cached_pc)
+            deps(tm, w->slot, tw, pc);
+        uint64_t r = tw->dep_ready > tw->min_issue ? tw->dep_ready : tw->min_issue;
         if (r <= now) {
             int reason;
             uint64_t u = unit_ready(tm, ts, q, tm->ii[pc].cls, &reason);

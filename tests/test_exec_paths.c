@@ -8,7 +8,10 @@
  * kernels run on full warps, on partial warps (blocks of 40 threads) and
  * with single lanes, and every result is compared with C's fmaf() or with
  * the per-lane path's fault (SQLite style: the clever path beside a naive
- * reference).  The kernels are inline PTX.  Run from the repository root. */
+ * reference).  A warp clears only the registers a lane may read before
+ * writing them (exec_regs.c): blocks that do and blocks that do not write
+ * a register share block slots, and each must still read 0 where it did not
+ * write.  The kernels are inline PTX.  Run from the repository root. */
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -365,6 +368,191 @@ static void test_exec_paths_partial_warp_stores_every_lane(void **state)
     }
 }
 
+/* ---- shared memory at lane addresses a0 + l * step ----------------------------
+ * ld/st find that pattern first (exec_mem.c's affine_of: a contiguous copy,
+ * a broadcast, a stride, a reversed warp), before region_of's general
+ * check.  One warp fills 512 bytes of shared memory with v4 stores, lanes
+ * below nact store tid at tid * smul + sadd, then load at tid * lmul + ladd
+ * (out[tid]) and every lane loads a v2 at tid * 8 (out[32 + tid],
+ * out[64 + tid]); a plain-C model of the same steps gives the reference,
+ * and a bad lane's fault is the general path's. */
+static const char *smem_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 pout, .param .u32 smul, .param .u32 sadd, .param .u32 lmul,\n"
+    "                  .param .u32 ladd, .param .u32 nact)\n"
+    "{\n"
+    ".reg .pred %p<3>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<8>;\n"
+    ".shared .align 16 .b8 sm[4096];\n"
+    "ld.param.u64 %rd1, [pout];\nld.param.u32 %r1, [smul];\nld.param.u32 %r2, [sadd];\n"
+    "ld.param.u32 %r3, [lmul];\nld.param.u32 %r4, [ladd];\nld.param.u32 %r5, [nact];\n"
+    "mov.u32 %r6, %tid.x;\nmov.u32 %r7, sm;\n"
+    "shl.b32 %r8, %r6, 4;\nadd.s32 %r8, %r7, %r8;\nadd.u32 %r9, %r6, 1000;\n"
+    "st.shared.v4.u32 [%r8], {%r9, %r9, %r9, %r9};\n"
+    "bar.sync 0;\n"
+    "setp.ge.u32 %p1, %r6, %r5;\n"
+    "@%p1 bra SKIP;\n"
+    "mad.lo.s32 %r10, %r6, %r1, %r2;\nadd.s32 %r10, %r10, %r7;\n"
+    "st.shared.u32 [%r10], %r6;\n"
+    "SKIP:\n"
+    "bar.sync 0;\n"
+    "mov.u32 %r11, 0;\n"
+    "@%p1 bra OUT;\n"
+    "mad.lo.s32 %r12, %r6, %r3, %r4;\nadd.s32 %r12, %r12, %r7;\n"
+    "ld.shared.u32 %r11, [%r12];\n"
+    "OUT:\n"
+    "shl.b32 %r13, %r6, 3;\nadd.s32 %r13, %r13, %r7;\n"
+    "ld.shared.v2.u32 {%r14, %r15}, [%r13];\n"
+    "mul.wide.u32 %rd2, %r6, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r11;\nst.global.u32 [%rd3+128], %r14;\nst.global.u32 [%rd3+256], %r15;\n"
+    "ret;\n}\n";
+
+typedef struct {
+    int32_t smul, sadd, lmul, ladd;
+    uint32_t nact;
+} SmemCase;
+
+/* Run one case; SIM_OK with out filled, or the fault. */
+static SimStatus smem_run(DeviceModule *m, const SmemCase *c, uint32_t out[96], DeviceFault *fault)
+{
+    memset(out, 0xee, 96 * sizeof *out);
+    DevicePtr po = up(out, 96 * sizeof *out);
+    void *args[] = {&po, (void *)&c->smul, (void *)&c->sadd, (void *)&c->lmul, (void *)&c->ladd, (void *)&c->nact};
+    SimStatus st = launch(m, 1, 32, args, fault);
+    down(out, po, 96 * sizeof *out);
+    device_free(dev, po, NULL);
+    return st;
+}
+
+static void smem_reference(const SmemCase *c, uint32_t out[96])
+{
+    uint32_t sh[1024];
+    for (int i = 0; i < 1024; i++)
+        sh[i] = i < 128 ? (uint32_t)i / 4 + 1000 : 0;
+    for (uint32_t l = 0; l < c->nact; l++) /* in lane order: the last lane's store stays */
+        sh[(uint32_t)((int32_t)l * c->smul + c->sadd) / 4] = l;
+    for (uint32_t l = 0; l < 32; l++) {
+        out[l] = l < c->nact ? sh[(uint32_t)((int32_t)l * c->lmul + c->ladd) / 4] : 0;
+        out[32 + l] = sh[2 * l];
+        out[64 + l] = sh[2 * l + 1];
+    }
+}
+
+static void test_exec_paths_shared_memory_lane_patterns_match_a_model(void **state)
+{
+    (void)state;
+    DeviceModule *m = load_text("smem.ptx", smem_ptx);
+    static const SmemCase cases[] = {
+        {4, 0, 4, 0, 32},       /* s[tid], both ways */
+        {-4, 124, 4, 0, 32},    /* stored reversed */
+        {4, 0, -4, 124, 32},    /* loaded reversed */
+        {8, 4, 8, 4, 32},       /* a stride of two words */
+        {0, 64, 0, 64, 32},     /* one word for all: lane 31's store stays */
+        {0, 64, 4, 48, 7},      /* ... of 7 lanes: lane 6's */
+        {4, 256, 4, 256, 20},   /* partial warp */
+        {4, 256, 4, 260, 1},    /* one lane */
+        {12, 8, -12, 380, 32},  /* strides of three words */
+        {4, 4032, 4, 4032, 16}, /* up to the last word */
+    };
+    uint32_t out[96], want[96];
+    DeviceFault fault;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const SmemCase *c = &cases[i];
+        SimStatus st = smem_run(m, c, out, &fault);
+        if (st != SIM_OK)
+            fail_msg("case %zu: %s: %s", i, fault.kind, fault.msg);
+        smem_reference(c, want);
+        for (int k = 0; k < 96; k++)
+            if (out[k] != want[k])
+                fail_msg("case %zu (smul %d sadd %d lmul %d ladd %d nact %u): out[%d] = %u, want %u", i, c->smul,
+                         c->sadd, c->lmul, c->ladd, c->nact, k, out[k], want[k]);
+    }
+}
+
+static void test_exec_paths_shared_memory_bad_lane_faults_as_lane_by_lane(void **state)
+{
+    (void)state;
+    DeviceModule *m = load_text("smem.ptx", smem_ptx);
+    static const struct {
+        SmemCase c;
+        const char *kind, *msg;
+        int lane;
+    } cases[] = {
+        /* past the end from lane 16 on; below 0 (a huge unsigned address) from lane 16 on */
+        {{4, 4032, 4, 0, 32}, "out-of-bounds", "4-byte access to shared address 0x1000 outside the 4096 bytes", 16},
+        {{-4, 60, 4, 0, 32}, "out-of-bounds", "outside the 4096 bytes of shared memory", 16},
+        /* a 2-byte offset: every lane misaligned, lane 0 first */
+        {{4, 2, 4, 0, 32}, "misaligned", "4-byte write access at shared address 0x2 is not aligned to 4 bytes", 0},
+        /* the load's turn: lane 31 just past the end */
+        {{4, 0, 4, 3972, 32}, "out-of-bounds", "shared address 0x1000 outside", 31},
+    };
+    uint32_t out[96];
+    DeviceFault fault;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        SimStatus st = smem_run(m, &cases[i].c, out, &fault);
+        assert_int_equal(st, SIM_ERR_FAULT);
+        assert_string_equal(fault.kind, cases[i].kind);
+        if (!strstr(fault.msg, cases[i].msg))
+            fail_msg("case %zu: message \"%s\" lacks \"%s\"", i, fault.msg, cases[i].msg);
+        assert_int_equal(fault.lane, cases[i].lane);
+    }
+}
+
+/* ---- registers read before written ------------------------------------------
+ * Odd blocks write r3; every block writes r4 under a guard true in odd
+ * blocks only (a guarded write is no write for sure), then reads both.  r9 is read by
+ * its own first write, in a loop.  Lanes whose tid + ctaid is odd write r7,
+ * and every lane reads its neighbour's (shfl), written or not.  Thread t
+ * of block b stores r8 * 1000 + r3 + r4 + r9. */
+static const char *unset_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 pout)\n"
+    "{\n"
+    ".reg .pred %p<4>;\n.reg .b32 %r<16>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [pout];\n"
+    "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %tid.x;\n"
+    "and.b32 %r10, %r1, 1;\nsetp.eq.u32 %p1, %r10, 0;\n"
+    "@%p1 bra READ;\n"
+    "mov.u32 %r3, 77;\n"
+    "READ:\n"
+    "@!%p1 mov.u32 %r4, 88;\n"
+    "add.u32 %r5, %r3, %r4;\n"
+    "mov.u32 %r6, 0;\n"
+    "LOOP:\n"
+    "add.u32 %r9, %r9, %r1;\nadd.u32 %r6, %r6, 1;\nsetp.lt.u32 %p2, %r6, 3;\n@%p2 bra LOOP;\n"
+    "xor.b32 %r11, %r2, %r1;\nand.b32 %r11, %r11, 1;\nsetp.eq.u32 %p3, %r11, 0;\n"
+    "@%p3 bra SHFL;\n"
+    "mov.u32 %r7, 5;\n"
+    "SHFL:\n"
+    "shfl.sync.bfly.b32 %r8, %r7, 1, 31, -1;\n"
+    "add.u32 %r12, %r5, %r9;\nmad.lo.s32 %r13, %r8, 1000, %r12;\n"
+    "mov.u32 %r14, %ntid.x;\nmad.lo.s32 %r15, %r1, %r14, %r2;\n"
+    "mul.wide.u32 %rd2, %r15, 4;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r13;\n"
+    "ret;\n}\n";
+
+static void test_exec_paths_registers_read_before_written_are_zero_in_every_block(void **state)
+{
+    (void)state;
+    /* blocks of 1024: two resident per SM, so 600 blocks come in waves and
+     * reuse the slots (and registers) of the blocks before them */
+    enum { G = 600, B = 1024 };
+    DeviceModule *m = load_text("unset.ptx", unset_ptx);
+    static uint32_t out[G * B];
+    DevicePtr po = up(out, sizeof out);
+    void *args[] = {&po};
+    DeviceFault fault;
+    for (int run = 0; run < 2; run++) { /* the second launch reuses the first's registers */
+        assert_int_equal(launch(m, G, B, args, &fault), SIM_OK);
+        down(out, po, sizeof out);
+        for (uint32_t b = 0; b < G; b++)
+            for (uint32_t t = 0; t < B; t++) {
+                uint32_t want = (((t ^ b) & 1) ? 0 : 5000) + ((b & 1) ? 77 + 88 : 0) + 3 * b;
+                if (out[b * B + t] != want)
+                    fail_msg("launch %d, block %u thread %u: %u, want %u", run, b, t, out[b * B + t], want);
+            }
+    }
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, harness_setup_sim, teardown)
@@ -375,6 +563,9 @@ int main(void)
         T(test_exec_paths_store_misaligned_in_one_lane),
         T(test_exec_paths_partial_warp_store_faults_like_full),
         T(test_exec_paths_partial_warp_stores_every_lane),
+        T(test_exec_paths_shared_memory_lane_patterns_match_a_model),
+        T(test_exec_paths_shared_memory_bad_lane_faults_as_lane_by_lane),
+        T(test_exec_paths_registers_read_before_written_are_zero_in_every_block),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
