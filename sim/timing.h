@@ -32,7 +32,8 @@ typedef enum {
     TP_L1_SECTORS_PER_CYCLE, /* tag/data throughput of one SM's L1 */
     TP_L1_WAYS_MIN,        /* associativity floor (sets are a power of two) */
     TP_SMEM_CONFIG_MIN,    /* KB: the least shared memory the driver configures */
-    TP_LG_QUEUE,           /* cycles of L1 work queued before issue stalls */
+    TP_LG_QUEUE,           /* global/local/atomic instructions the L1's queue holds
+                              before their issue stalls (at most TIMING_LG_MAX) */
     TP_L1_LINE_OUT,        /* L1 cycles per line a load sends on to L2 (a miss) */
     TP_L1_STORE_LINE_OUT,  /* L1 cycles per line a store sends on to L2 */
     /* L2 */

@@ -116,10 +116,25 @@ typedef struct {
     uint8_t space;            /* PtxSpace of a memory access */
     uint8_t bytes;            /* bytes per lane of a memory access */
     uint8_t sub;              /* TC_CP_WAIT: 0 commit, 1 wait_group, 2 wait_all, 3 other */
+    uint8_t flags;            /* TIMING_DEFER, TIMING_FENCE */
     uint8_t nsrc, ndst;
     uint16_t src[TIMING_MAX_SRC]; /* scoreboard entries read */
     uint16_t dst[TIMING_MAX_DST]; /* scoreboard entries written */
 } TimingInst;
+
+/* TimingInst.flags.  ptxas schedules each basic block: the independent
+ * instructions after a stalled consumer (a load's `add`) are issued before it
+ * (the loads of an unrolled loop all issue, then their adds).  The model does
+ * the same without reordering the PTX: a register-only instruction whose
+ * operands are not ready (TIMING_DEFER) does not hold its warp, which goes on;
+ * its result is ready when its operands are plus its latency; and an
+ * instruction ptxas cannot move anything across (a branch, a block's first
+ * instruction, a barrier, a clock read: TIMING_FENCE) waits until every
+ * deferred instruction of its warp could have issued.  A plain st.shared
+ * whose data is not ready is deferred too (the SASS issues a tile's loads
+ * before its STS: a global load may pass it); every other access that may
+ * touch shared memory (TIMING_SFENCE) waits until it could have issued. */
+enum { TIMING_DEFER = 1, TIMING_FENCE = 2, TIMING_SFENCE = 4 };
 
 /* Scoreboard entry kinds: which stall a wait for it counts as. */
 enum { TIMING_SB_FIXED, TIMING_SB_SHORT, TIMING_SB_LONG };
@@ -137,6 +152,11 @@ typedef struct {
                                  a barrier releases it */
     uint64_t dep_ready;       /* its next instruction's operands are ready */
     uint8_t dep_reason;
+    uint8_t dep_kind;         /* the TIMING_SB_* of the entry dep_ready waits for */
+    uint8_t defer_reason;     /* the stall a wait for defer_until is */
+    uint64_t defer_until;     /* its deferred instructions (TIMING_DEFER) have
+                                 all issued by then: a fence waits for it */
+    uint64_t sdefer_until;    /* its deferred shared stores have issued by then */
     bool active;              /* counted in occupancy (dispatched, not exited) */
     uint64_t start;           /* when it became active */
     uint64_t mem_done;        /* its memory operations are complete by then */
@@ -148,11 +168,23 @@ typedef struct {
                                  after its exit it stays resident until then */
 } TimingWarp;
 
-enum { TIMING_PIPE_FP32, TIMING_PIPE_FP64, TIMING_PIPE_INT, TIMING_PIPE_SFU, TIMING_PIPE_COLL, TIMING_PIPE_COUNT };
+#define TIMING_LG_MAX 128  /* the most TP_LG_QUEUE entries modelled */
+
+/* The pipes of a sub-partition: two FMA pipes of 16 lanes (FP32 uses
+ * either; the heavy one also runs IMAD, which ptxas uses for integer
+ * multiplies and for shifts, moves and adds to offload the ALU), the
+ * integer ALU, FP64, the SFU/conversions and the collectives. */
+enum { TIMING_PIPE_FMAH, TIMING_PIPE_FMAL, TIMING_PIPE_ALU, TIMING_PIPE_FP64, TIMING_PIPE_SFU, TIMING_PIPE_COLL,
+       TIMING_PIPE_COUNT };
 
 typedef struct {
     uint64_t pipe_free[4][TIMING_PIPE_COUNT]; /* per sub-partition pipe busy until */
     uint64_t lsu_free;        /* the L1 (global/local/atomics) is busy until */
+    uint64_t lg_start[TIMING_LG_MAX]; /* when each of the last TP_LG_QUEUE global/local/
+                                 atomic instructions started in the L1 (a ring, in
+                                 issue order: the L1 takes them first come, first
+                                 served) */
+    uint64_t lg_head;         /* such instructions issued so far */
     uint64_t mio_free;        /* the shared-memory unit is busy until */
     void *greedy[4];          /* per scheduler: the warp it issued last (greedy) */
     int greedy_k[4];          /* and its index in the scheduler's share (checked:
@@ -199,6 +231,13 @@ struct TimingModel {
     uint64_t end;             /* last completion seen (stores draining) */
     int cur_q;                /* the scheduler timing_pick chose for timing_issue */
 };
+
+/* The entries of an SM's L1 instruction queue (TP_LG_QUEUE, 1..TIMING_LG_MAX). */
+static inline unsigned timing_lg_entries(const TimingModel *tm)
+{
+    double n = tm->p->v[TP_LG_QUEUE];
+    return n < 1 ? 1u : n > TIMING_LG_MAX ? TIMING_LG_MAX : (unsigned)n;
+}
 
 /* The load/store path (timing_lsu.c): warp w issues memory instruction in
  * (facts ti) for lanes m at cycle now; returns when its results are in
