@@ -27,6 +27,8 @@ typedef enum {
     /* shared memory (MIO) */
     TP_SMEM_LAT,           /* a conflict-free shared load */
     TP_MIO_QUEUE,          /* cycles of MIO work queued before issue stalls */
+    TP_CONST_QUEUE,        /* constant reads (LDC) the MIO holds before their issue
+                              stalls (at most TIMING_LG_MAX) */
     /* L1 data cache (L1TEX) */
     TP_L1_LAT,             /* load hit */
     TP_L1_SECTORS_PER_CYCLE, /* tag/data throughput of one SM's L1 */
@@ -47,6 +49,8 @@ typedef enum {
     TP_DRAM_LAT,           /* added to an L2 miss */
     TP_DRAM_BYTES_PER_CYCLE,
     TP_DRAM_FETCH_SECTORS, /* sectors an L2 miss reads from DRAM at once (aligned) */
+    TP_DRAM_SPREAD,        /* an access's latency is TP_DRAM_LAT plus 0..this, by its
+                              address (the DRAM's state: row, bank, refresh) */
     /* atomics at L2 */
     TP_ATOM_LAT,           /* a global atomic's round trip, uncontended */
     TP_ATOM_SAME_ADDR,     /* cycles between two updates of one address */
@@ -88,8 +92,11 @@ typedef enum {
     TC_CP_ASYNC,            /* cp.async (global -> shared) */
     TC_CP_WAIT,             /* cp.async.wait_group / wait_all */
     TC_BARRIER, TC_MEMBAR,
-    TC_PARAM,               /* ld.param: a constant-bank operand on hardware */
+    TC_PARAM,               /* ld.param through a register (a __grid_constant__ address) */
     TC_NANOSLEEP,
+    TC_CONST,               /* a read of a constant bank the SASS makes with LDC/ULDC
+                               or as an operand: an entry's ld.param, mov of %ntid or
+                               %nctaid, mov of a global variable's address */
     TC_COUNT
 } TimingClass;
 
