@@ -27,8 +27,6 @@ typedef enum {
     /* shared memory (MIO) */
     TP_SMEM_LAT,           /* a conflict-free shared load */
     TP_MIO_QUEUE,          /* cycles of MIO work queued before issue stalls */
-    TP_CONST_QUEUE,        /* constant reads (LDC) the MIO holds before their issue
-                              stalls (at most TIMING_LG_MAX) */
     /* L1 data cache (L1TEX) */
     TP_L1_LAT,             /* load hit */
     TP_L1_SECTORS_PER_CYCLE, /* tag/data throughput of one SM's L1 */

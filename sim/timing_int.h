@@ -227,11 +227,6 @@ typedef struct {
                                  offset >> 5, plus 1; 0 empty), cold at launch */
     uint64_t cready[TIMING_CONST_LINES]; /* when each one's fill arrives */
     uint32_t cnext;           /* the entry the next miss replaces (round robin) */
-    uint64_t const_free;      /* the MIO's constant path takes the next read then
-                                 (in order: a miss holds it until its fill) */
-    uint64_t cq_start[TIMING_LG_MAX]; /* when each of the last TP_CONST_QUEUE constant
-                                 reads started (a ring, in issue order) */
-    uint64_t cq_head;         /* constant reads issued so far */
     bool atom_nomem;          /* the ring could not be allocated: no backpressure */
 } TimingSM;
 

@@ -85,12 +85,6 @@ static inline bool kind_is_fixed(int cls)
     return cls == TC_FP32 || cls == TC_FP64 || cls == TC_INT || cls == TC_IMUL || cls == TC_INTDIV;
 }
 
-/* The constant reads the MIO's queue holds (TP_CONST_QUEUE, 1..TIMING_LG_MAX). */
-static inline unsigned const_entries(const double *v)
-{
-    return v[TP_CONST_QUEUE] < 1 ? 1u : v[TP_CONST_QUEUE] > TIMING_LG_MAX ? TIMING_LG_MAX : (unsigned)v[TP_CONST_QUEUE];
-}
-
 /* The cycle the unit the class needs can take it, and the stall it is. */
 static uint64_t unit_ready(const TimingModel *tm, const TimingSM *ts, int q, int cls, int *reason)
 {
@@ -112,11 +106,6 @@ static uint64_t unit_ready(const TimingModel *tm, const TimingSM *ts, int q, int
                 r = room;
         }
         return r;
-    }
-    case TC_CONST: { /* room in the MIO's queue once the read TP_CONST_QUEUE places back started */
-        *reason = DEVICE_STALL_MIO_THROTTLE;
-        unsigned n = const_entries(v);
-        return ts->cq_head < n ? 0 : ts->cq_start[ts->cq_head % n];
     }
     case TC_SHARED: case TC_ATOM_SHARED: {
         *reason = DEVICE_STALL_MIO_THROTTLE;
@@ -415,18 +404,10 @@ void timing_issue(Exec *x, Warp *w)
     case TC_PARAM:
         done = now + (uint64_t)v[TP_LAT_INT];
         break;
-    case TC_CONST: { /* cold at launch: the first read of a sector waits for the L2;
-                        the MIO takes constant reads in order and a miss holds
-                        the ones after it (copy_512: the LDC of g_a's address
-                        comes back ~530 cycles after the parameter's, ~650
-                        after the start; traces/hw/timing-stalls-h100.txt) */
-        uint64_t start = max64(ts->const_free, now);
-        ts->cq_start[ts->cq_head++ % const_entries(v)] = start;
-        done = timing_const_read(tm, smid, start, ti->cbank, ti->coff);
-        ts->const_free = done > start + (uint64_t)v[TP_LAT_INT] ? done : start + 1;
+    case TC_CONST: /* cold at launch: the first read of a sector waits for the L2 */
+        done = timing_const_read(tm, smid, now, ti->cbank, ti->coff);
         kind = TIMING_SB_SHORT;
         break;
-    }
     case TC_BRANCH: /* the warp waits for its target to resolve and be fetched */
         min_issue = now + (uint64_t)v[TP_LAT_BRANCH];
         break;
