@@ -32,7 +32,8 @@ typedef enum {
     TP_L1_SECTORS_PER_CYCLE, /* tag/data throughput of one SM's L1 */
     TP_L1_WAYS_MIN,        /* associativity floor (sets are a power of two) */
     TP_SMEM_CONFIG_MIN,    /* KB: the least shared memory the driver configures */
-    TP_LG_QUEUE,           /* cycles of L1 work queued before issue stalls */
+    TP_LG_QUEUE,           /* global/local/atomic instructions the L1's queue holds
+                              before their issue stalls (at most TIMING_LG_MAX) */
     TP_L1_LINE_OUT,        /* L1 cycles per line a load sends on to L2 (a miss) */
     TP_L1_STORE_LINE_OUT,  /* L1 cycles per line a store sends on to L2 */
     /* L2 */
@@ -46,6 +47,8 @@ typedef enum {
     TP_DRAM_LAT,           /* added to an L2 miss */
     TP_DRAM_BYTES_PER_CYCLE,
     TP_DRAM_FETCH_SECTORS, /* sectors an L2 miss reads from DRAM at once (aligned) */
+    TP_DRAM_SPREAD,        /* an access's latency is TP_DRAM_LAT plus 0..this, by its
+                              address (the DRAM's state: row, bank, refresh) */
     /* atomics at L2 */
     TP_ATOM_LAT,           /* a global atomic's round trip, uncontended */
     TP_ATOM_SAME_ADDR,     /* cycles between two updates of one address */
@@ -87,8 +90,11 @@ typedef enum {
     TC_CP_ASYNC,            /* cp.async (global -> shared) */
     TC_CP_WAIT,             /* cp.async.wait_group / wait_all */
     TC_BARRIER, TC_MEMBAR,
-    TC_PARAM,               /* ld.param: a constant-bank operand on hardware */
+    TC_PARAM,               /* ld.param through a register (a __grid_constant__ address) */
     TC_NANOSLEEP,
+    TC_CONST,               /* a read of a constant bank the SASS makes with LDC/ULDC
+                               or as an operand: an entry's ld.param, mov of %ntid or
+                               %nctaid, mov of a global variable's address */
     TC_COUNT
 } TimingClass;
 

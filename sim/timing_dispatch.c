@@ -114,8 +114,11 @@ void timing_block_begin(Exec *x, Block *b)
     TimingModel *tm = x->tm;
     TimingSM *ts = &tm->sms[b->sm];
     uint64_t now = x->cycle;
-    if (!ts->live_blocks++)
+    if (!ts->live_blocks++) {
         ts->active_since = now;
+        tm->active_sms++;
+    }
+    ts->clock = now;
     size_t per = (size_t)tm->sbmask + 1;
     size_t first = (size_t)(b - x->blocks) * (size_t)x->nwarps;
     /* an SM takes its blocks one after the other, TP_BLOCK_INTERVAL apart:
@@ -124,6 +127,14 @@ void timing_block_begin(Exec *x, Block *b)
     uint64_t start = now > ts->dispatch_free ? now : ts->dispatch_free;
     ts->dispatch_free = start + (uint64_t)tm->p->v[TP_BLOCK_INTERVAL];
     uint64_t ready = start + (uint64_t)tm->p->v[TP_BLOCK_DISPATCH];
+    /* the instruction cache starts cold: the SM's first block asks the L2 for
+     * the kernel's first instructions (Nsight Compute: no_instruction at the
+     * first SASS instruction, ~250 cycles a warp of an SM's first block;
+     * traces/hw/timing-stalls-h100.txt), later blocks find them there */
+    if (!ts->code_ready)
+        ts->code_ready = start + (uint64_t)(tm->p->v[TP_L2_LAT] + tm->p->v[TP_L2_FAR_EXTRA] / 2);
+    if (ts->code_ready > ready)
+        ready = ts->code_ready;
     for (int k = 0; k < x->nwarps; k++) {
         TimingWarp *tw = &tm->warps[first + (size_t)k];
         memset(tw, 0, sizeof *tw);
@@ -133,7 +144,7 @@ void timing_block_begin(Exec *x, Block *b)
         tw->cached_pc = -1;
         tw->npc = -1;
         tw->active = true;
-        tw->start = now;
+        tw->start = start; /* resident from its paced start */
         tw->age = b->linear * 64 + (uint64_t)k;
         memset(tm->sb + (first + (size_t)k) * per, 0, per * sizeof *tm->sb);
         memset(tm->sbk + (first + (size_t)k) * per, 0, per);
@@ -156,8 +167,10 @@ void timing_block_end(Exec *x, Block *b)
             ts->warp_cycles += now - tw->start;
         }
     }
-    if (ts->live_blocks > 0 && !--ts->live_blocks)
+    if (ts->live_blocks > 0 && !--ts->live_blocks) {
         ts->active_cycles += now - ts->active_since;
+        tm->active_sms--;
+    }
     /* the warp lists are rebuilt without this block: warps change scheduler */
     memset(ts->sched_min, 0, sizeof ts->sched_min);
     if (ts->next_ready > now)

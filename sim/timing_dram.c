@@ -89,12 +89,29 @@ uint64_t timing_bw_reserve(TimingBw *b, uint64_t t, unsigned bytes)
     return start < t ? t : start;
 }
 
-uint64_t timing_dram_access(TimingModel *tm, uint64_t t, unsigned bytes, bool write)
+uint64_t timing_dram_access(TimingModel *tm, int sm, uint64_t t, unsigned bytes, bool write, uint32_t line)
 {
+    if (sm >= 0 && t > tm->sms[sm].clock + TIMING_AHEAD && tm->active_sms > 1) {
+        /* far ahead of its SM's clock: paced at the SM's share */
+        TimingSM *ts = &tm->sms[sm];
+        uint64_t t64 = t * 64, per = (uint64_t)((double)bytes * 64 * tm->active_sms / tm->p->v[TP_DRAM_BYTES_PER_CYCLE]);
+        if (ts->dram_share_free > t64)
+            t64 = ts->dram_share_free;
+        ts->dram_share_free = t64 + per;
+        t = t64 / 64;
+    }
     uint64_t s = timing_bw_reserve(&tm->dram_bw, t, bytes);
     if (write)
         tm->out->dram_write_bytes += bytes;
     else
         tm->out->dram_read_bytes += bytes;
-    return s + (uint64_t)tm->p->v[TP_DRAM_LAT];
+    /* the DRAM's state (an open row or not, a busy bank, a refresh) makes some
+     * accesses slower than others: a fixed share of the spread by address, so
+     * the model stays deterministic */
+    uint32_t h = line * 0x9e3779b1u;
+    h ^= h >> 15;
+    h *= 0x85ebca6bu;
+    h ^= h >> 13;
+    uint64_t extra = (uint64_t)((double)(h & 1023) / 1024.0 * tm->p->v[TP_DRAM_SPREAD]);
+    return s + (uint64_t)tm->p->v[TP_DRAM_LAT] + extra;
 }

@@ -94,9 +94,16 @@ enum { TIMING_L2_LOAD, TIMING_L2_STORE, TIMING_L2_ATOMIC };
  * answer is back at the SM. */
 uint64_t timing_l2_access(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors, int op);
 
-/* DRAM: bytes read (write false) or written back at cycle t; returns when
- * the data is at L2. */
-uint64_t timing_dram_access(TimingModel *tm, uint64_t t, unsigned bytes, bool write);
+/* DRAM: bytes of L2 line `line` read (write false) or written back at cycle
+ * t for SM sm (-1: none); returns when the data is at L2 (TP_DRAM_LAT plus a
+ * share of TP_DRAM_SPREAD fixed by the line).  SMs are simulated a slice at
+ * a time: a request for a time further than TIMING_AHEAD past its SM's clock
+ * (an L1 with a deep queue works that far ahead) takes at most its SM's share
+ * of the bandwidth (over the SMs holding blocks), as every SM streaming at
+ * once gets on hardware; otherwise the SM simulated first would take the
+ * bandwidth of the others' earlier requests. */
+#define TIMING_AHEAD 256
+uint64_t timing_dram_access(TimingModel *tm, int sm, uint64_t t, unsigned bytes, bool write, uint32_t line);
 
 /* Global atomics of one warp instruction at L2, per-address serialised:
  * lanes of mask updating addr[lane] (size bytes) at cycle t from SM sm.
@@ -105,6 +112,12 @@ uint64_t timing_dram_access(TimingModel *tm, uint64_t t, unsigned bytes, bool wr
  * updates sent and not yet performed: the warp drains until then). */
 uint64_t timing_atomics_global(TimingModel *tm, int sm, uint64_t t, uint32_t mask, const uint64_t addr[32],
                                unsigned size, uint64_t *sent);
+/* The constant cache of SM sm (timing_l2.c), cold at launch: a read of
+ * bank's byte off at cycle t; returns when its value is ready (a hit: t +
+ * lat_int, an operand; a miss fetches its 32-byte sector through the L2, and
+ * reads of it meanwhile wait for that). */
+uint64_t timing_const_read(TimingModel *tm, int sm, uint64_t t, int bank, uint64_t off);
+
 /* Shared-memory atomics: the extra cycles same-address lanes serialise. */
 int timing_atomics_shared_serial(uint32_t mask, const uint64_t addr[32]);
 
@@ -116,10 +129,28 @@ typedef struct {
     uint8_t space;            /* PtxSpace of a memory access */
     uint8_t bytes;            /* bytes per lane of a memory access */
     uint8_t sub;              /* TC_CP_WAIT: 0 commit, 1 wait_group, 2 wait_all, 3 other */
+    uint8_t flags;            /* TIMING_DEFER, TIMING_FENCE */
+    uint8_t cbank;            /* TC_CONST: the constant bank (0 parameters and launch
+                                 constants, 4 global variables' addresses) */
+    uint32_t coff;            /* TC_CONST: the byte offset in it */
     uint8_t nsrc, ndst;
     uint16_t src[TIMING_MAX_SRC]; /* scoreboard entries read */
     uint16_t dst[TIMING_MAX_DST]; /* scoreboard entries written */
 } TimingInst;
+
+/* TimingInst.flags.  ptxas schedules each basic block: the independent
+ * instructions after a stalled consumer (a load's `add`) are issued before it
+ * (the loads of an unrolled loop all issue, then their adds).  The model does
+ * the same without reordering the PTX: a register-only instruction whose
+ * operands are not ready (TIMING_DEFER) does not hold its warp, which goes on;
+ * its result is ready when its operands are plus its latency; and an
+ * instruction ptxas cannot move anything across (a branch, a block's first
+ * instruction, a barrier, a clock read: TIMING_FENCE) waits until every
+ * deferred instruction of its warp could have issued.  A plain st.shared
+ * whose data is not ready is deferred too (the SASS issues a tile's loads
+ * before its STS: a global load may pass it); every other access that may
+ * touch shared memory (TIMING_SFENCE) waits until it could have issued. */
+enum { TIMING_DEFER = 1, TIMING_FENCE = 2, TIMING_SFENCE = 4 };
 
 /* Scoreboard entry kinds: which stall a wait for it counts as. */
 enum { TIMING_SB_FIXED, TIMING_SB_SHORT, TIMING_SB_LONG };
@@ -137,6 +168,11 @@ typedef struct {
                                  a barrier releases it */
     uint64_t dep_ready;       /* its next instruction's operands are ready */
     uint8_t dep_reason;
+    uint8_t dep_kind;         /* the TIMING_SB_* of the entry dep_ready waits for */
+    uint8_t defer_reason;     /* the stall a wait for defer_until is */
+    uint64_t defer_until;     /* its deferred instructions (TIMING_DEFER) have
+                                 all issued by then: a fence waits for it */
+    uint64_t sdefer_until;    /* its deferred shared stores have issued by then */
     bool active;              /* counted in occupancy (dispatched, not exited) */
     uint64_t start;           /* when it became active */
     uint64_t mem_done;        /* its memory operations are complete by then */
@@ -148,11 +184,24 @@ typedef struct {
                                  after its exit it stays resident until then */
 } TimingWarp;
 
-enum { TIMING_PIPE_FP32, TIMING_PIPE_FP64, TIMING_PIPE_INT, TIMING_PIPE_SFU, TIMING_PIPE_COLL, TIMING_PIPE_COUNT };
+#define TIMING_LG_MAX 128  /* the most TP_LG_QUEUE entries modelled */
+#define TIMING_CONST_LINES 32 /* sectors an SM's constant cache holds */
+
+/* The pipes of a sub-partition: two FMA pipes of 16 lanes (FP32 uses
+ * either; the heavy one also runs IMAD, which ptxas uses for integer
+ * multiplies and for shifts, moves and adds to offload the ALU), the
+ * integer ALU, FP64, the SFU/conversions and the collectives. */
+enum { TIMING_PIPE_FMAH, TIMING_PIPE_FMAL, TIMING_PIPE_ALU, TIMING_PIPE_FP64, TIMING_PIPE_SFU, TIMING_PIPE_COLL,
+       TIMING_PIPE_COUNT };
 
 typedef struct {
     uint64_t pipe_free[4][TIMING_PIPE_COUNT]; /* per sub-partition pipe busy until */
     uint64_t lsu_free;        /* the L1 (global/local/atomics) is busy until */
+    uint64_t lg_start[TIMING_LG_MAX]; /* when each of the last TP_LG_QUEUE global/local/
+                                 atomic instructions started in the L1 (a ring, in
+                                 issue order: the L1 takes them first come, first
+                                 served) */
+    uint64_t lg_head;         /* such instructions issued so far */
     uint64_t mio_free;        /* the shared-memory unit is busy until */
     void *greedy[4];          /* per scheduler: the warp it issued last (greedy) */
     int greedy_k[4];          /* and its index in the scheduler's share (checked:
@@ -166,10 +215,18 @@ typedef struct {
     uint64_t active_since, active_cycles;
     uint64_t warp_cycles;     /* sum over warps of their active cycles */
     uint64_t dispatch_free;   /* the SM's block dispatcher may start another then */
+    uint64_t clock;           /* its clock at its last issue (or block start) */
+    uint64_t dram_share_free; /* its DRAM share is taken until then (in 1/64 cycles) */
+    uint64_t code_ready;      /* the kernel's first instructions are in its
+                                 instruction cache then (0: not asked for yet) */
     uint64_t *atom_ring;      /* TP_ATOM_OUTSTANDING entries: when each update sent
                                  is performed at L2, oldest at atom_head % size
                                  (allocated at the SM's first global atomic) */
     uint64_t atom_head;       /* updates sent so far */
+    uint32_t ctag[TIMING_CONST_LINES]; /* the constant cache: sectors held (bank << 16 |
+                                 offset >> 5, plus 1; 0 empty), cold at launch */
+    uint64_t cready[TIMING_CONST_LINES]; /* when each one's fill arrives */
+    uint32_t cnext;           /* the entry the next miss replaces (round robin) */
     bool atom_nomem;          /* the ring could not be allocated: no backpressure */
 } TimingSM;
 
@@ -197,8 +254,16 @@ struct TimingModel {
     uint64_t l1_bytes;
     DeviceTiming *out;
     uint64_t end;             /* last completion seen (stores draining) */
+    int active_sms;           /* SMs holding blocks */
     int cur_q;                /* the scheduler timing_pick chose for timing_issue */
 };
+
+/* The entries of an SM's L1 instruction queue (TP_LG_QUEUE, 1..TIMING_LG_MAX). */
+static inline unsigned timing_lg_entries(const TimingModel *tm)
+{
+    double n = tm->p->v[TP_LG_QUEUE];
+    return n < 1 ? 1u : n > TIMING_LG_MAX ? TIMING_LG_MAX : (unsigned)n;
+}
 
 /* The load/store path (timing_lsu.c): warp w issues memory instruction in
  * (facts ti) for lanes m at cycle now; returns when its results are in

@@ -29,7 +29,7 @@ uint64_t timing_l2_access(TimingModel *tm, int sm, uint64_t t, uint32_t line, ui
         uint8_t ev;
         l = timing_cache_claim(&tm->l2, victim, line, &ev);
         if (ev)
-            timing_dram_access(tm, at_l2, (unsigned)timing_nsectors(ev) * 32, true);
+            timing_dram_access(tm, sm, at_l2, (unsigned)timing_nsectors(ev) * 32, true, line);
     }
     uint8_t fetched = 0;
     if (miss && op != TIMING_L2_STORE) {
@@ -42,7 +42,7 @@ uint64_t timing_l2_access(TimingModel *tm, int sm, uint64_t t, uint32_t line, ui
                 fetched |= (uint8_t)(gm << k);
         fetched &= (uint8_t)~(l ? l->sectors : 0);
         fetched |= miss;
-        uint64_t back = timing_dram_access(tm, at_l2, (unsigned)timing_nsectors(fetched) * 32, false);
+        uint64_t back = timing_dram_access(tm, sm, at_l2, (unsigned)timing_nsectors(fetched) * 32, false, line);
         if (l && back > l->ready)
             l->ready = back;
         if (back + lat / 2 > done)
@@ -57,4 +57,24 @@ uint64_t timing_l2_access(TimingModel *tm, int sm, uint64_t t, uint32_t line, ui
     if (done > tm->end)
         tm->end = done;
     return done;
+}
+
+/* Constant banks live apart from global memory in the L2 (their own lines). */
+#define CONST_LINE0 0xfff00000u
+
+uint64_t timing_const_read(TimingModel *tm, int sm, uint64_t t, int bank, uint64_t off)
+{
+    TimingSM *ts = &tm->sms[sm];
+    uint32_t key = ((uint32_t)bank << 16 | (uint32_t)((off >> 5) & 0xffff)) + 1;
+    uint64_t hit = t + (uint64_t)tm->p->v[TP_LAT_INT];
+    for (int i = 0; i < TIMING_CONST_LINES; i++)
+        if (ts->ctag[i] == key)
+            return ts->cready[i] > hit ? ts->cready[i] : hit;
+    uint64_t byte = (uint64_t)bank << 16 | (off & 0xffff);
+    uint32_t line = CONST_LINE0 + (uint32_t)(byte >> 7);
+    uint64_t back = timing_l2_access(tm, sm, t, line, (uint8_t)(1u << ((byte >> 5) & 3)), TIMING_L2_LOAD);
+    uint32_t k = ts->cnext++ % TIMING_CONST_LINES;
+    ts->ctag[k] = key;
+    ts->cready[k] = back;
+    return back > hit ? back : hit;
 }

@@ -50,6 +50,15 @@ static void local_addrs(const Exec *x, const Warp *w, uint32_t m, uint64_t addr[
     }
 }
 
+/* A global/local/atomic instruction enters the L1's queue: it starts at
+ * start (the queue is first come, first served); the scheduler lets one
+ * issue while fewer than TP_LG_QUEUE wait (timing_scheduler.c). */
+static void lg_enter(const TimingModel *tm, TimingSM *ts, uint64_t start)
+{
+    unsigned n = timing_lg_entries(tm);
+    ts->lg_start[ts->lg_head++ % n] = start;
+}
+
 /* Through the L1: loads, stores (global, local). */
 static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_t m, const uint64_t addr[32],
                        unsigned bytes, bool store, uint64_t *leave)
@@ -60,6 +69,7 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
     double spc = tm->p->v[TP_L1_SECTORS_PER_CYCLE];
     uint64_t occ = (uint64_t)((acc.nsectors + spc - 1) / spc); /* tags and data: sectors a cycle */
     uint64_t start = ts->lsu_free > now ? ts->lsu_free : now;
+    lg_enter(tm, ts, start);
     ts->lsu_free = start + (occ ? occ : 1);
     uint64_t done = start + (uint64_t)tm->p->v[TP_L1_LAT];
     /* each line sent on to L2 (a miss, a store) holds the L1 for
@@ -138,6 +148,7 @@ uint64_t timing_lsu_issue(Exec *x, Warp *w, const SimInst *in, const TimingInst 
         } else {
             TimingSM *ts = &tm->sms[smid];
             uint64_t start = ts->lsu_free > now ? ts->lsu_free : now;
+            lg_enter(tm, ts, start);
             ts->lsu_free = start + 1;
             return timing_atomics_global(tm, smid, start, m, addr, bytes, leave);
         }

@@ -20,30 +20,48 @@ static inline size_t warp_index(const Exec *x, const Warp *w)
     return w->slot; /* (w->blk - x->blocks) * x->nwarps + w->id */
 }
 
-static int pipe_of(int cls)
+/* The pipes a class may use (up to two, the preferred first) and the
+ * cycles one warp instruction holds each; 0 pipes: none. */
+static int pipes_of(const double *v, int cls, int pipe[2], uint64_t iv[2])
 {
     switch (cls) {
-    case TC_FP32: return TIMING_PIPE_FP32;
-    case TC_FP64: return TIMING_PIPE_FP64;
-    case TC_INT: case TC_IMUL: case TC_INTDIV: return TIMING_PIPE_INT;
-    case TC_SFU: case TC_CVT: return TIMING_PIPE_SFU;
-    case TC_COLLECTIVE: return TIMING_PIPE_COLL;
-    default: return -1;
+    case TC_FP32: /* 128 results/SM/clk: half on each FMA pipe */
+        pipe[0] = TIMING_PIPE_FMAL, pipe[1] = TIMING_PIPE_FMAH;
+        iv[0] = iv[1] = (uint64_t)(2 * v[TP_INT_FP32]);
+        return 2;
+    case TC_INT: /* the ALU, or the heavy FMA pipe as an IMAD form */
+        pipe[0] = TIMING_PIPE_ALU, pipe[1] = TIMING_PIPE_FMAH;
+        iv[0] = iv[1] = (uint64_t)v[TP_INT_INT];
+        return 2;
+    case TC_IMUL:
+        pipe[0] = TIMING_PIPE_FMAH, iv[0] = (uint64_t)v[TP_INT_INT];
+        return 1;
+    case TC_INTDIV:
+        pipe[0] = TIMING_PIPE_ALU, iv[0] = (uint64_t)v[TP_INT_INTDIV];
+        return 1;
+    case TC_FP64:
+        pipe[0] = TIMING_PIPE_FP64, iv[0] = (uint64_t)v[TP_INT_FP64];
+        return 1;
+    case TC_SFU:
+        pipe[0] = TIMING_PIPE_SFU, iv[0] = (uint64_t)v[TP_INT_SFU];
+        return 1;
+    case TC_CVT:
+        pipe[0] = TIMING_PIPE_SFU, iv[0] = (uint64_t)v[TP_INT_CVT];
+        return 1;
+    case TC_COLLECTIVE:
+        pipe[0] = TIMING_PIPE_COLL, iv[0] = (uint64_t)v[TP_INT_COLLECTIVE];
+        return 1;
+    default:
+        return 0;
     }
 }
 
-static uint64_t interval_of(const double *v, int cls)
+/* Of the class's pipes in sub-partition q, the one free first (-1 none). */
+static int pick_pipe(const TimingSM *ts, int q, int n, const int pipe[2])
 {
-    switch (cls) {
-    case TC_FP32: return (uint64_t)v[TP_INT_FP32];
-    case TC_FP64: return (uint64_t)v[TP_INT_FP64];
-    case TC_INT: case TC_IMUL: return (uint64_t)v[TP_INT_INT];
-    case TC_INTDIV: return (uint64_t)v[TP_INT_INTDIV];
-    case TC_SFU: return (uint64_t)v[TP_INT_SFU];
-    case TC_CVT: return (uint64_t)v[TP_INT_CVT];
-    case TC_COLLECTIVE: return (uint64_t)v[TP_INT_COLLECTIVE];
-    default: return 1;
-    }
+    if (!n)
+        return -1;
+    return n > 1 && ts->pipe_free[q][pipe[1]] < ts->pipe_free[q][pipe[0]] ? 1 : 0;
 }
 
 /* Fixed latency and scoreboard kind of a non-memory class. */
@@ -62,15 +80,33 @@ static uint64_t latency_of(const double *v, int cls, int *kind)
     }
 }
 
+/* The classes whose result has a fixed latency (no scoreboard entry). */
+static inline bool kind_is_fixed(int cls)
+{
+    return cls == TC_FP32 || cls == TC_FP64 || cls == TC_INT || cls == TC_IMUL || cls == TC_INTDIV;
+}
+
 /* The cycle the unit the class needs can take it, and the stall it is. */
 static inline uint64_t unit_ready(const TimingModel *tm, const TimingSM *ts, int q, int cls, int *reason)
 {
     const double *v = tm->p->v;
     switch (cls) {
     case TC_GLOBAL: case TC_ATOM_GLOBAL: case TC_CP_ASYNC: {
+        /* room in the L1's queue once the instruction TP_LG_QUEUE places
+         * back has started */
         *reason = DEVICE_STALL_LG_THROTTLE;
-        uint64_t depth = (uint64_t)v[TP_LG_QUEUE];
-        return ts->lsu_free > depth ? ts->lsu_free - depth : 0;
+        unsigned n = timing_lg_entries(tm);
+        uint64_t r = ts->lg_head < n ? 0 : ts->lg_start[ts->lg_head % n];
+        /* a global atomic: room for a warp's updates among those the SM may
+         * have outstanding (they leave in the order they issue, so the L2
+         * takes the SMs' updates in time order) */
+        uint64_t size = (uint64_t)v[TP_ATOM_OUTSTANDING];
+        if (cls == TC_ATOM_GLOBAL && ts->atom_ring && size >= 32 && ts->atom_head + 32 > size) {
+            uint64_t room = ts->atom_ring[(ts->atom_head + 31) % size];
+            if (room > r)
+                r = room;
+        }
+        return r;
     }
     case TC_SHARED: case TC_ATOM_SHARED: {
         *reason = DEVICE_STALL_MIO_THROTTLE;
@@ -78,9 +114,11 @@ static inline uint64_t unit_ready(const TimingModel *tm, const TimingSM *ts, int
         return ts->mio_free > depth ? ts->mio_free - depth : 0;
     }
     default: {
-        int p = pipe_of(cls);
+        int pipe[2];
+        uint64_t iv[2];
+        int n = pipes_of(v, cls, pipe, iv), k = pick_pipe(ts, q, n, pipe);
         *reason = DEVICE_STALL_MATH_PIPE_THROTTLE;
-        return p >= 0 ? ts->pipe_free[q][p] : 0;
+        return k >= 0 ? ts->pipe_free[q][pipe[k]] : 0;
     }
     }
 }
@@ -104,7 +142,27 @@ static void deps(TimingModel *tm, size_t wi, TimingWarp *tw, int32_t pc)
         }
     tw->dep_ready = r;
     tw->dep_reason = (uint8_t)timing_sb_reason(kind);
+    tw->dep_kind = (uint8_t)kind;
     tw->cached_pc = pc;
+}
+
+/* The operand wait of w's next instruction (deps cached): none for one that
+ * may be deferred, its own plus the deferred ones' for a fence. */
+static inline uint64_t operand_wait(const TimingWarp *tw, const TimingInst *ti, int *reason)
+{
+    uint64_t r = tw->dep_ready;
+    *reason = tw->dep_reason;
+    if (ti->flags & TIMING_DEFER)
+        return 0;
+    if ((ti->flags & TIMING_FENCE) && tw->defer_until > r) {
+        r = tw->defer_until;
+        *reason = tw->defer_reason;
+    }
+    if ((ti->flags & TIMING_SFENCE) && tw->sdefer_until > r) {
+        r = tw->sdefer_until;
+        *reason = tw->defer_reason;
+    }
+    return r;
 }
 
 static inline int32_t next_pc(const Warp *w, TimingWarp *tw)
@@ -127,8 +185,9 @@ static inline uint64_t ready_at(TimingModel *tm, const Exec *x, Warp *w, int32_t
     if (pc != tw->cached_pc)
         deps(tm, wi, tw, pc);
     *pcout = pc;
-    uint64_t r = tw->dep_ready > tw->min_issue ? tw->dep_ready : tw->min_issue;
-    return r;
+    int reason;
+    uint64_t d = operand_wait(tw, &tm->ii[pc], &reason);
+    return d > tw->min_issue ? d : tw->min_issue;
 }
 
 /* The scan of scheduler q's warps (timing_pick below: most calls find
@@ -227,12 +286,15 @@ Warp *timing_pick(Exec *x, SimSM *sm, int q)
 
 /* Charge the cycles since w's last issue to what it waited for (and, in a
  * traced launch, tell the trace: the states are numbered alike). */
-static void account(Exec *x, const Warp *w, const TimingWarp *tw, uint64_t now, uint64_t unit_r, int unit_reason)
+static void account(Exec *x, const Warp *w, const TimingWarp *tw, const TimingInst *ti, uint64_t now, uint64_t unit_r,
+                    int unit_reason)
 {
     uint64_t *st = x->tm->out->stall;
     uint64_t t = tw->last + 1;
-    const uint64_t until[4] = {tw->min_issue, tw->dep_ready, unit_r, now};
-    const int why[4] = {tw->min_reason, tw->dep_reason, unit_reason, DEVICE_STALL_NOT_SELECTED};
+    int dep_reason;
+    uint64_t dep = operand_wait(tw, ti, &dep_reason);
+    const uint64_t until[4] = {tw->min_issue, dep, unit_r, now};
+    const int why[4] = {tw->min_reason, dep_reason, unit_reason, DEVICE_STALL_NOT_SELECTED};
     for (int i = 0; i < 4; i++) {
         uint64_t u = until[i] < now ? until[i] : now;
         if (u > t) {
@@ -262,6 +324,7 @@ void timing_issue(Exec *x, Warp *w)
     TimingSM *ts = &tm->sms[smid];
     size_t wi = warp_index(x, w);
     TimingWarp *tw = &tm->warps[wi];
+    ts->clock = now;
     uint32_t m;
     int32_t pc = w->conv ? (m = w->run, w->upc) : exec_next_group(w, &m);
     const SimInst *in = &x->prog->insts[pc];
@@ -275,7 +338,7 @@ void timing_issue(Exec *x, Warp *w)
     }
     int ureason;
     uint64_t ur = unit_ready(tm, ts, q, ti->cls, &ureason);
-    account(x, w, tw, now, ur, ureason);
+    account(x, w, tw, ti, now, ur, ureason);
 
     uint64_t done = now + 1, min_issue = now + 1, leave = 0;
     int kind = TIMING_SB_FIXED, min_reason = DEVICE_STALL_WAIT;
@@ -284,6 +347,16 @@ void timing_issue(Exec *x, Warp *w)
         done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
         tw->mem_done = max64(tw->mem_done, done);
         tw->drain = max64(tw->drain, leave);
+        if (ti->flags & TIMING_DEFER) { /* a st.shared: it issues when its data is ready and
+                                           the shared stores before it have (the unit's work
+                                           is charged now, which conserves it) */
+            uint64_t at = max64(now, max64(tw->dep_ready, tw->sdefer_until));
+            tw->sdefer_until = at;
+            if (at > tw->defer_until) {
+                tw->defer_until = at;
+                tw->defer_reason = at == tw->dep_ready ? tw->dep_reason : tw->defer_reason;
+            }
+        }
         break;
     case TC_CP_ASYNC:
         done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
@@ -340,16 +413,43 @@ void timing_issue(Exec *x, Warp *w)
     case TC_PARAM:
         done = now + (uint64_t)v[TP_LAT_INT];
         break;
+    case TC_CONST: /* cold at launch: the first read of a sector waits for the L2 */
+        done = timing_const_read(tm, smid, now, ti->cbank, ti->coff);
+        kind = TIMING_SB_SHORT;
+        break;
     case TC_BRANCH: /* the warp waits for its target to resolve and be fetched */
         min_issue = now + (uint64_t)v[TP_LAT_BRANCH];
         break;
     default:
-        done = now + latency_of(v, ti->cls, &kind);
+    {
+        uint64_t lat = latency_of(v, ti->cls, &kind), at = now;
+        int why = DEVICE_STALL_WAIT;
+        if ((ti->flags & TIMING_DEFER) && tw->dep_ready > now) {
+            /* deferred: it issues when its operands are ready (ptxas put the
+             * independent work after it first); what waits for its result
+             * waits for what it waited for */
+            at = tw->dep_ready;
+            why = tw->dep_reason;
+            if (tw->dep_kind != TIMING_SB_FIXED && kind == TIMING_SB_FIXED)
+                kind = tw->dep_kind;
+        }
+        done = at + lat;
+        /* a fixed-latency result has no scoreboard: ptxas's stall counts make
+         * the warp wait it out before a branch (the instruction after it is
+         * unknown); a variable-latency one need only have issued */
+        uint64_t fence = kind_is_fixed(ti->cls) ? done : at;
+        if (fence > tw->defer_until) {
+            tw->defer_until = fence;
+            tw->defer_reason = (uint8_t)why;
+        }
         break;
     }
-    int p = pipe_of(ti->cls);
-    if (p >= 0)
-        ts->pipe_free[q][p] = max64(ts->pipe_free[q][p], now) + interval_of(v, ti->cls);
+    }
+    int pipe[2];
+    uint64_t iv[2];
+    int np = pipes_of(v, ti->cls, pipe, iv), k = pick_pipe(ts, q, np, pipe);
+    if (k >= 0)
+        ts->pipe_free[q][pipe[k]] = max64(ts->pipe_free[q][pipe[k]], now) + iv[k];
 
     if (x->cfg->on_issue && exec_view_call(x, w) != 0) {
         exec_fault(x, w, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
@@ -412,8 +512,10 @@ int timing_warp_state(const Exec *x, const Warp *w, uint64_t *since)
     int ureason;
     uint64_t ur = unit_ready(tm, &tm->sms[w->blk->sm], q, tm->ii[pc].cls, &ureason);
     /* the order account() charges a wait in */
-    const uint64_t until[3] = {tw->min_issue, tw->dep_ready, ur};
-    const int why[3] = {tw->min_reason, tw->dep_reason, ureason};
+    int dreason;
+    uint64_t dep = operand_wait(tw, &tm->ii[pc], &dreason);
+    const uint64_t until[3] = {tw->min_issue, dep, ur};
+    const int why[3] = {tw->min_reason, dreason, ureason};
     for (int i = 0; i < 3; i++) {
         if (until[i] > now && until[i] > t) {
             *since = t;

@@ -183,6 +183,90 @@ static void operands(const PtxInst *pi, TimingInst *t, uint32_t base, uint32_t m
         add_id(t->src, &t->nsrc, TIMING_MAX_SRC, (base + (uint32_t)pi->guard) & mask);
 }
 
+/* The reads of a constant bank (TC_CONST): an entry's ld.param (bank 0 from
+ * 0x210, where sm_90 keeps the parameters), mov of %ntid/%nctaid (bank 0 from
+ * 0x0) and mov of a global variable's address (bank 4, 8 bytes a variable), as
+ * traces/hw/timing-sass-h100.txt shows ptxas compiling them (LDC/ULDC). */
+static void constant_read(const PtxModule *m, const PtxFunc *fn, const PtxInst *pi, const SimInst *in, TimingInst *t)
+{
+    if (t->cls == TC_PARAM && fn->is_entry && in->base < 0 && in->space == PTX_SPACE_PARAM) {
+        t->cls = TC_CONST;
+        t->cbank = 0;
+        t->coff = 0x210u + (uint32_t)(in->off & 0xffff);
+        return;
+    }
+    if (strcmp(pi->opcode, "mov") || pi->n_opnds != 2)
+        return;
+    const PtxOperand *o = &pi->opnds[1];
+    if (o->kind == PTX_OPND_SREG && o->sreg >= PTX_SREG_NTID_X && o->sreg <= PTX_SREG_NTID_Z) {
+        t->cls = TC_CONST;
+        t->cbank = 0;
+        t->coff = 4u * (uint32_t)(o->sreg - PTX_SREG_NTID_X);
+    } else if (o->kind == PTX_OPND_SREG && o->sreg >= PTX_SREG_NCTAID_X && o->sreg <= PTX_SREG_NCTAID_Z) {
+        t->cls = TC_CONST;
+        t->cbank = 0;
+        t->coff = 0xcu + 4u * (uint32_t)(o->sreg - PTX_SREG_NCTAID_X);
+    } else if (o->kind == PTX_OPND_VAR && o->var >= 0) {
+        const PtxVar *v = o->var_is_module ? (o->var < m->n_vars ? &m->vars[o->var] : NULL)
+                                           : (o->var < fn->n_vars ? &fn->vars[o->var] : NULL);
+        if (v && (v->space == PTX_SPACE_GLOBAL || v->space == PTX_SPACE_CONST)) {
+            t->cls = TC_CONST;
+            t->cbank = 4;
+            t->coff = 8u * (uint32_t)(o->var & 0x1fff);
+        }
+    }
+}
+
+/* Shared memory's order (timing_int.h): a plain st.shared may be deferred;
+ * the other accesses that may touch shared memory wait for the deferred ones. */
+static void shared_order(const PtxInst *pi, TimingInst *t)
+{
+    static const char *const strong[] = {"volatile", "relaxed", "release", "acquire", "acq_rel", "sc", "mmio", NULL};
+    bool strong_order = false;
+    for (int i = 0; strong[i]; i++)
+        strong_order |= has_mod(pi, strong[i]);
+    bool touches = t->cls == TC_SHARED || t->cls == TC_ATOM_SHARED || t->cls == TC_CP_ASYNC ||
+                   ((t->cls == TC_GLOBAL || t->cls == TC_ATOM_GLOBAL) && t->space == PTX_SPACE_NONE);
+    if (t->cls == TC_SHARED && t->space == PTX_SPACE_SHARED && !strcmp(pi->opcode, "st") && !strong_order)
+        t->flags |= TIMING_DEFER;
+    else if (touches)
+        t->flags |= TIMING_SFENCE;
+}
+
+/* What ptxas's scheduling lets the model do with each instruction
+ * (TIMING_DEFER, TIMING_FENCE: timing_int.h).  Deferred: the register-only
+ * classes, unless other warps could observe when they run (a clock read).
+ * Fences: whatever changes the flow (branches, calls, exits), the first
+ * instruction of a basic block (a branch target, the one after a branch),
+ * barriers, fences, warp-synchronous and clock-reading instructions, cp.async
+ * waits and nanosleep. */
+static void mark_schedule(TimingModel *tm, const SimProgram *prog)
+{
+    for (int pc = 0; pc < prog->n_insts; pc++) {
+        const SimInst *in = &prog->insts[pc];
+        TimingInst *t = &tm->ii[pc];
+        bool alu = t->cls == TC_INT || t->cls == TC_IMUL || t->cls == TC_INTDIV || t->cls == TC_FP32 ||
+                   t->cls == TC_FP64 || t->cls == TC_SFU || t->cls == TC_CVT;
+        if (alu && !in->visible && !in->wsync && in->flow == SIM_FLOW_NEXT && !in->pseudo)
+            t->flags |= TIMING_DEFER;
+        else if (!alu && t->cls != TC_GLOBAL && t->cls != TC_SHARED && t->cls != TC_ATOM_GLOBAL &&
+                 t->cls != TC_ATOM_SHARED && t->cls != TC_CP_ASYNC && t->cls != TC_PARAM && t->cls != TC_CONST)
+            t->flags |= TIMING_FENCE; /* branches, barriers, membar, collectives, cp.async waits, ... */
+        if (in->visible && alu)
+            t->flags |= TIMING_FENCE; /* a clock read */
+        if (in->flow != SIM_FLOW_NEXT) {
+            t->flags |= TIMING_FENCE;
+            if (pc + 1 < prog->n_insts)
+                tm->ii[pc + 1].flags |= TIMING_FENCE;
+            if (in->flow == SIM_FLOW_BRANCH && in->target >= 0 && in->target < prog->n_insts)
+                tm->ii[in->target].flags |= TIMING_FENCE;
+        }
+    }
+    for (int f = 0; f < prog->ptx->n_funcs; f++) /* a function's entry starts a block */
+        if (prog->funcs[f].entry_pc >= 0 && prog->funcs[f].entry_pc < prog->n_insts)
+            tm->ii[prog->funcs[f].entry_pc].flags |= TIMING_FENCE;
+}
+
 bool timing_scoreboard_build(TimingModel *tm, const SimProgram *prog)
 {
     const PtxModule *m = prog->ptx;
@@ -208,8 +292,11 @@ bool timing_scoreboard_build(TimingModel *tm, const SimProgram *prog)
             memset(t, 0, sizeof *t);
             classify(&fn->insts[i], t);
             operands(&fn->insts[i], t, base, tm->sbmask);
+            shared_order(&fn->insts[i], t);
+            constant_read(m, fn, &fn->insts[i], &prog->insts[pc0 + i], t);
         }
         base += (uint32_t)(fn->n_regs > 0 ? fn->n_regs : 0);
     }
+    mark_schedule(tm, prog);
     return true;
 }

@@ -32,6 +32,9 @@ static const char *const order_dependent[] = {
     "racy_count",       /* sched.cu: an unsynchronised read-modify-write */
     "block_sum_i32",    /* tiles.cu: each block's old value of a tile atomic
                            depends on which block came first */
+    "atomic_u64",       /* tiles.cu: the 4 blocks add into the same elements (and
+                           idx repeats from 97), so the old values atomic_add
+                           returns depend on which came first */
     "_Z12ring_no_syncPKiPi", /* clusters.cu: reads a neighbour CTA's shared memory
                            before the cluster barrier: written yet or not */
     "_Z13dsmem_latencyPxi",  /* clusters.cu: writes %clock64 differences */
