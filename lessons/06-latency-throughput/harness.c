@@ -32,6 +32,7 @@ typedef struct {
     double sm;                   /* the same without the launch overhead */
     double occupancy;
     double share[DEVICE_STALL_COUNT]; /* each state's share of the warp-cycles */
+    double stall[DEVICE_STALL_COUNT]; /* and its warp-cycles */
     int top;                     /* the largest state other than `selected` */
     double insts;
     double dram_bpc;             /* DRAM bytes read per cycle on the SMs */
@@ -83,6 +84,7 @@ static bool timed(Ctx *c, const char *kernel, unsigned grid, unsigned block, uns
     r->top = DEVICE_STALL_WAIT;
     for (int k = 0; k < DEVICE_STALL_COUNT; k++) {
         r->share[k] = all ? (double)t->stall[k] / (double)all : 0.0;
+        r->stall[k] = (double)t->stall[k];
         if (k != DEVICE_STALL_SELECTED && r->share[k] > r->share[r->top])
             r->top = k;
     }
@@ -166,8 +168,8 @@ static bool step_in_flight(Ctx *c)
     bool lsb = true;
     const Result *all[3] = {&l1, &l4, &v4};
     for (int k = 0; k < 3; k++)
-        lsb &= all[k]->top == DEVICE_STALL_LONG_SCOREBOARD && all[k]->share[DEVICE_STALL_LONG_SCOREBOARD] > 0.8;
-    check(c, lsb, "in all three, over 80% of warp-cycles are long_scoreboard: waiting for DRAM");
+        lsb &= all[k]->top == DEVICE_STALL_LONG_SCOREBOARD && all[k]->share[DEVICE_STALL_LONG_SCOREBOARD] > 0.6;
+    check(c, lsb, "in all three, long_scoreboard leads with over 60% of warp-cycles: waiting for DRAM");
     check(c, l1.cycles >= 2.0 * l4.cycles && l1.cycles >= 2.0 * v4.cycles,
           "load_1 takes at least 2x as long as load_4 and as load_v4");
     check(c, l4.cycles <= 1.2 * v4.cycles && v4.cycles <= 1.2 * l4.cycles,
@@ -207,8 +209,9 @@ static bool step_cost(Ctx *c)
     fputc('\n', c->o);
     check(c, r[0][1].sm >= 2.5 * r[0][0].sm && r[1][1].sm >= 2.5 * r[1][0].sm,
           "a division costs at least 2.5x a multiply, at 1 and at 8 warps per scheduler");
-    check(c, r[0][2].top == DEVICE_STALL_SHORT_SCOREBOARD,
-          "the sine's warps wait mostly in short_scoreboard: for the special function unit's result");
+    check(c, r[0][2].stall[DEVICE_STALL_SHORT_SCOREBOARD] > r[0][0].stall[DEVICE_STALL_SHORT_SCOREBOARD] &&
+                 r[0][2].top == DEVICE_STALL_NOT_SELECTED,
+          "the sine's warps wait longer in short_scoreboard than the multiply's, but most in not_selected");
     bool pipe = true;
     for (int k = 0; k < 3; k++)
         pipe &= r[1][k].top == DEVICE_STALL_MATH_PIPE_THROTTLE;
@@ -238,10 +241,12 @@ static bool step_scheduler(Ctx *c)
     fputc('\n', c->o);
     check(c, r[2].sm >= 1.8 * r[0].sm, "all four on scheduler 0 take at least 1.8x as long on the SMs as one each");
     check(c, r[1].sm > r[0].sm && r[1].sm < r[2].sm, "two schedulers land in between");
-    int t = r[2].top;
-    check(c, (t == DEVICE_STALL_MATH_PIPE_THROTTLE || t == DEVICE_STALL_NOT_SELECTED) &&
-                 r[0].top != DEVICE_STALL_MATH_PIPE_THROTTLE && r[0].top != DEVICE_STALL_NOT_SELECTED,
-          "on one scheduler the warps wait for its pipe or issue slot (math_pipe_throttle or not_selected)");
+    double slot[3];
+    for (int k = 0; k < 3; k++)
+        slot[k] = r[k].share[DEVICE_STALL_MATH_PIPE_THROTTLE] + r[k].share[DEVICE_STALL_NOT_SELECTED];
+    check(c, slot[2] > 0.4 && slot[0] < 0.1,
+          "on one scheduler over 40% of warp-cycles wait for its pipe or issue slot (math_pipe_throttle and "
+          "not_selected), on four under 10%");
     fputc('\n', c->o);
     return true;
 }
