@@ -37,8 +37,9 @@ static void test_grade06_int4_with_a_tail_gets_full_marks(void **s)
     assert_int_equal(json_get(r, "findings")->n, 0);
     assert_int_equal((int)json_get_number(r, "score", -1), 100);
     expect_output(r, "rubric: at most 9,000 cycles", "earned: n = 540672");
-    /* well inside the limit: the margin the model's calibration may move */
-    assert_true(cycles_in(r) < 8000);
+    /* inside the limit by the margin the model's calibration may move (8,129
+     * cycles since the model's cold start of each SM, 7,289 before) */
+    assert_true(cycles_in(r) < 8500);
 }
 
 static void test_grade06_starter_is_right_but_too_slow(void **s)
