@@ -146,11 +146,11 @@ typedef struct {
  * its result is ready when its operands are plus its latency; and an
  * instruction ptxas cannot move anything across (a branch, a block's first
  * instruction, a barrier, a clock read: TIMING_FENCE) waits until every
- * deferred instruction of its warp could have issued.  A plain st.shared
- * whose data is not ready is deferred too (the SASS issues a tile's loads
- * before its STS: a global load may pass it); every other access that may
- * touch shared memory (TIMING_SFENCE) waits until it could have issued. */
-enum { TIMING_DEFER = 1, TIMING_FENCE = 2, TIMING_SFENCE = 4 };
+ * deferred instruction of its warp could have issued.  Only register-only
+ * instructions: a store deferred so would be seen by other warps before its
+ * data could be there (a racy kernel's race would show less than on
+ * hardware). */
+enum { TIMING_DEFER = 1, TIMING_FENCE = 2 };
 
 /* Scoreboard entry kinds: which stall a wait for it counts as. */
 enum { TIMING_SB_FIXED, TIMING_SB_SHORT, TIMING_SB_LONG };
@@ -172,7 +172,6 @@ typedef struct {
     uint8_t defer_reason;     /* the stall a wait for defer_until is */
     uint64_t defer_until;     /* its deferred instructions (TIMING_DEFER) have
                                  all issued by then: a fence waits for it */
-    uint64_t sdefer_until;    /* its deferred shared stores have issued by then */
     bool active;              /* counted in occupancy (dispatched, not exited) */
     uint64_t start;           /* when it became active */
     uint64_t mem_done;        /* its memory operations are complete by then */

@@ -158,10 +158,6 @@ static inline uint64_t operand_wait(const TimingWarp *tw, const TimingInst *ti, 
         r = tw->defer_until;
         *reason = tw->defer_reason;
     }
-    if ((ti->flags & TIMING_SFENCE) && tw->sdefer_until > r) {
-        r = tw->sdefer_until;
-        *reason = tw->defer_reason;
-    }
     return r;
 }
 
@@ -347,16 +343,6 @@ void timing_issue(Exec *x, Warp *w)
         done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
         tw->mem_done = max64(tw->mem_done, done);
         tw->drain = max64(tw->drain, leave);
-        if (ti->flags & TIMING_DEFER) { /* a st.shared: it issues when its data is ready and
-                                           the shared stores before it have (the unit's work
-                                           is charged now, which conserves it) */
-            uint64_t at = max64(now, max64(tw->dep_ready, tw->sdefer_until));
-            tw->sdefer_until = at;
-            if (at > tw->defer_until) {
-                tw->defer_until = at;
-                tw->defer_reason = at == tw->dep_ready ? tw->dep_reason : tw->defer_reason;
-            }
-        }
         break;
     case TC_CP_ASYNC:
         done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
@@ -451,9 +437,18 @@ void timing_issue(Exec *x, Warp *w)
     if (k >= 0)
         ts->pipe_free[q][pipe[k]] = max64(ts->pipe_free[q][pipe[k]], now) + iv[k];
 
-    if (x->cfg->on_issue && exec_view_call(x, w) != 0) {
-        exec_fault(x, w, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
-        return;
+    if (x->cfg->on_issue) {
+        /* the stepper sees a deferred instruction when its operands let it
+         * issue (a chain's FMAs 4 cycles apart), not when its warp passed it */
+        uint64_t keep = x->cycle;
+        if ((ti->flags & TIMING_DEFER) && tw->dep_ready > now)
+            x->cycle = tw->dep_ready;
+        int stop = exec_view_call(x, w);
+        x->cycle = keep;
+        if (stop != 0) {
+            exec_fault(x, w, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
+            return;
+        }
     }
     exec_issue(x, w);
 

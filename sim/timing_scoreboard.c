@@ -217,22 +217,6 @@ static void constant_read(const PtxModule *m, const PtxFunc *fn, const PtxInst *
     }
 }
 
-/* Shared memory's order (timing_int.h): a plain st.shared may be deferred;
- * the other accesses that may touch shared memory wait for the deferred ones. */
-static void shared_order(const PtxInst *pi, TimingInst *t)
-{
-    static const char *const strong[] = {"volatile", "relaxed", "release", "acquire", "acq_rel", "sc", "mmio", NULL};
-    bool strong_order = false;
-    for (int i = 0; strong[i]; i++)
-        strong_order |= has_mod(pi, strong[i]);
-    bool touches = t->cls == TC_SHARED || t->cls == TC_ATOM_SHARED || t->cls == TC_CP_ASYNC ||
-                   ((t->cls == TC_GLOBAL || t->cls == TC_ATOM_GLOBAL) && t->space == PTX_SPACE_NONE);
-    if (t->cls == TC_SHARED && t->space == PTX_SPACE_SHARED && !strcmp(pi->opcode, "st") && !strong_order)
-        t->flags |= TIMING_DEFER;
-    else if (touches)
-        t->flags |= TIMING_SFENCE;
-}
-
 /* What ptxas's scheduling lets the model do with each instruction
  * (TIMING_DEFER, TIMING_FENCE: timing_int.h).  Deferred: the register-only
  * classes, unless other warps could observe when they run (a clock read).
@@ -292,7 +276,6 @@ bool timing_scoreboard_build(TimingModel *tm, const SimProgram *prog)
             memset(t, 0, sizeof *t);
             classify(&fn->insts[i], t);
             operands(&fn->insts[i], t, base, tm->sbmask);
-            shared_order(&fn->insts[i], t);
             constant_read(m, fn, &fn->insts[i], &prog->insts[pc0 + i], t);
         }
         base += (uint32_t)(fn->n_regs > 0 ? fn->n_regs : 0);

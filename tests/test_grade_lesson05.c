@@ -90,9 +90,14 @@ static void test_grade05_missing_sync_is_a_race_and_earns_no_time(void **s)
     assert_string_equal(json_get_string(f, "detail"), "read-after-write");
     assert_int_equal((int)json_get_number(json_get(f, "other"), "line", -1), 12);
     assert_string_equal(json_get_string(f, "test"), "n = 32 (one tile, one block)");
-    /* fast, but the time of a wrong or smaller answer is not judged */
+    /* fast, but the time of a wrong or smaller answer is not judged: which
+     * tests the race spoils depends on the schedule (with the timing model
+     * since branch cal, every one of them) */
     assert_false(passed(item(r, RUBRIC)));
-    expect_output(r, RUBRIC, "not earned: the largest test, n = 1024");
+    const char *why = json_get_string(item(r, RUBRIC), "output");
+    assert_non_null(why);
+    if (!strstr(why, "not earned: the largest test, n = 1024") && !strstr(why, "not judged: no test gave the right answer"))
+        fail_msg("the rubric says %s", why);
     assert_int_equal((int)json_get_number(r, "score", -1), 0);
 }
 
