@@ -320,13 +320,13 @@ static void test_lesson06_stepper_and_viz_show_what_the_readme_says(void **st)
     } s[] = {
         {"fma_ilp1", "--arg 'buf:f32[1]=fill:0' --arg i32:8 --arg f32:0.999 --arg f32:0.5",
          "step 12\\nstep\\nstep\\nstep\\nstep\\nstep 4\\n",
-         {"modelled cycle 800, issuing] kernel.cu:35  fma.rn.f32", "modelled cycle 801, issuing] kernel.cu:35  fma.rn.f32",
-          "modelled cycle 803, issuing] kernel.cu:35  fma.rn.f32", "modelled cycle 823, issuing] kernel.cu:35  fma.rn.f32"}},
+         {"modelled cycle 800, issuing] kernel.cu:35  fma.rn.f32", "modelled cycle 804, issuing] kernel.cu:35  fma.rn.f32",
+          "modelled cycle 812, issuing] kernel.cu:35  fma.rn.f32", "modelled cycle 823, issuing] kernel.cu:35  fma.rn.f32"}},
         {"fma_ilp4", "--arg 'buf:f32[1]=fill:0' --arg i32:8 --arg f32:0.999 --arg f32:0.5", "step 19\\nstep 15\\nstep 4\\n",
-         {"modelled cycle 800, issuing] kernel.cu:36  fma.rn.f32", "modelled cycle 815, issuing] kernel.cu:36  fma.rn.f32",
+         {"modelled cycle 800, issuing] kernel.cu:36  fma.rn.f32", "modelled cycle 818, issuing] kernel.cu:36  fma.rn.f32",
           "modelled cycle 835, issuing] kernel.cu:36  fma.rn.f32", NULL}},
         {"op_div", "--arg 'buf:u32[1]=fill:0' --arg i32:8 --arg u32:7", "step 15\\nstep\\nstep\\n",
-         {"modelled cycle 802, issuing] kernel.cu:111  div.u32", "modelled cycle 803, issuing] kernel.cu:111  add.s32",
+         {"modelled cycle 802, issuing] kernel.cu:111  div.u32", "modelled cycle 862, issuing] kernel.cu:111  add.s32",
           "modelled cycle 866, issuing] kernel.cu:111  div.u32", NULL}},
     };
     for (size_t k = 0; k < sizeof s / sizeof *s; k++) {
@@ -342,15 +342,15 @@ static void test_lesson06_stepper_and_viz_show_what_the_readme_says(void **st)
         free(out);
     }
     char *r = readme_squashed();
-    static const char *const says[] = {"the four dependent `fma`s of an iteration issue at cycles 800, 801, 802, 803, "
-                                       "one a cycle",
+    static const char *const says[] = {"the four dependent `fma`s of an iteration issue at cycles 800, 804, 808, 812, "
+                                       "each 4 cycles (the FMA's latency)",
                                        "`step 4` reaches the next iteration's first `fma` at cycle 823: 23 cycles for "
                                        "four FMAs",
-                                       "the four chains' 16 `fma`s issue from cycle 800 to 815 and the next iteration "
+                                       "the four chains' 16 `fma`s issue from cycle 800 to 818 and the next iteration "
                                        "starts at 835: 35 cycles for four times the FMAs",
                                        "`step 15`, `step`, `step`: the `div.u32` issues at cycle 802, the `add` that "
-                                       "needs its result goes ahead at 803, and the next `div.u32`, which needs the "
-                                       "`add`'s, waits until 866, 64 cycles later",
+                                       "needs its result waits until 862, and the next `div.u32`, which needs the "
+                                       "`add`'s, issues at 866, 64 cycles after the first",
                                        "Warps 0, 4, 8 and 12, all on scheduler 0, are still at work", NULL};
     for (const char *const *w = says; *w; w++)
         if (!strstr(r, *w))

@@ -223,12 +223,12 @@ static void test_lesson07_stepper_shows_an_l1_hit_and_a_miss(void **st)
         int carveout;
         const char *want[3];
     } s[] = {
-        {0, {"[block 0 warp 0, SM 0, modelled cycle 83481, issuing] kernel.cu:27",
-             "[block 0 warp 0, SM 0, modelled cycle 83628, issuing] kernel.cu:27",
-             "[block 0 warp 0, SM 0, modelled cycle 83660, issuing] kernel.cu:27"}},
-        {100, {"[block 0 warp 0, SM 0, modelled cycle 83481, issuing] kernel.cu:27",
-               "[block 0 warp 0, SM 0, modelled cycle 83628, issuing] kernel.cu:27",
-               "[block 0 warp 0, SM 0, modelled cycle 83856, issuing] kernel.cu:27"}},
+        {0, {"[block 0 warp 0, SM 0, modelled cycle 83484, issuing] kernel.cu:27",
+             "[block 0 warp 0, SM 0, modelled cycle 83631, issuing] kernel.cu:27",
+             "[block 0 warp 0, SM 0, modelled cycle 83663, issuing] kernel.cu:27"}},
+        {100, {"[block 0 warp 0, SM 0, modelled cycle 83484, issuing] kernel.cu:27",
+               "[block 0 warp 0, SM 0, modelled cycle 83631, issuing] kernel.cu:27",
+               "[block 0 warp 0, SM 0, modelled cycle 83859, issuing] kernel.cu:27"}},
     };
     for (int k = 0; k < 2; k++) {
         char cmd[1024];
@@ -245,11 +245,11 @@ static void test_lesson07_stepper_shows_an_l1_hit_and_a_miss(void **st)
         free(out);
     }
     char *r = readme_squashed();
-    static const char *const says[] = {"`continue` eleven times: warp 0 stops at modelled cycle 83,481",
-                                       "the fifth, after the loop's branch, at 83,628",
-                                       "At carveout 0 the sixth comes at 83,660, 32 cycles later again: the first reads "
+    static const char *const says[] = {"`continue` eleven times: warp 0 stops at modelled cycle 83,484",
+                                       "the fifth, after the loop's branch, at 83,631",
+                                       "At carveout 0 the sixth comes at 83,663, 32 cycles later again: the first reads "
                                        "hit L1",
-                                       "warp 0's sixth read waits until 83,856, 228 cycles after its fifth: it waits "
+                                       "warp 0's sixth read waits until 83,859, 228 cycles after its fifth: it waits "
                                        "for one of its first reads, an L1 miss that L2 answers",
                                        NULL};
     for (const char *const *w = says; *w; w++)

@@ -92,8 +92,8 @@ static bool step_sync(Ctx *c, Result *sync)
     check(c, st->global_loads == (uint64_t)per && st->shared_stores == (uint64_t)per,
           "the copy is a global load into a register and a shared store from it, once a tile");
     check(c, st->barriers == st->blocks * 2 * TILES, "two block barriers a tile: after the copy and after the compute");
-    check(c, sync->top == DEVICE_STALL_BARRIER && sync->share[DEVICE_STALL_LONG_SCOREBOARD] < 0.05,
-          "the model books the wait for the tile to barrier, not long_scoreboard (under 5%)");
+    check(c, sync->top == DEVICE_STALL_LONG_SCOREBOARD,
+          "long_scoreboard (waiting for the global load) is where warps spend the most cycles");
     fputc('\n', c->o);
     return true;
 }
@@ -132,8 +132,8 @@ static bool step_async(Ctx *c, const Result *sync)
     check(c, one->cycles >= 0.9 * sync->cycles && one->cycles <= 1.1 * sync->cycles,
           "waited for at once, cp.async gains nothing: pipe_async1 is within 10% of pipe_sync");
     check(c, one->cycles >= 1.25 * two->cycles, "double buffered, pipe_async2 is at least 1.25x faster than pipe_async1");
-    check(c, two->share[DEVICE_STALL_LONG_SCOREBOARD] < 0.5 * one->share[DEVICE_STALL_LONG_SCOREBOARD],
-          "long_scoreboard's share of the warps' cycles falls to under half of pipe_async1's");
+    check(c, two->share[DEVICE_STALL_LONG_SCOREBOARD] < 0.5 * sync->share[DEVICE_STALL_LONG_SCOREBOARD],
+          "long_scoreboard's share of the warps' cycles falls to under half of pipe_sync's");
     check(c, every, "double buffering wins at 4, 16 and 64 FMAs per thread (at least 1.15x)");
     fputc('\n', c->o);
     return true;
