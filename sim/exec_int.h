@@ -354,7 +354,11 @@ struct Exec {
                                  (exec_regs.c): ranges [a, b) cleared when a warp
                                  starts (exec_warp_init) */
     int n_zero;
-    uint32_t specials;        /* special register slots the kernel reads (bit per SLOT_*) */
+    uint32_t specials;        /* special register slots the kernel reads other than
+                                 through mov (bit per SLOT_*): written per warp */
+    uint64_t *sregs;          /* per warp index, SLOT_COUNT x WARP special register
+                                 values, the same in every block (SMID, CTAID aside):
+                                 what mov %tid.x and the like read (exec_run.c) */
     struct ExecClusters *cl;  /* clusters of more than one CTA, else NULL (exec_cluster.h) */
     DeviceStats *stats;
     DeviceFault *fault;
@@ -618,6 +622,9 @@ void exec_collective(Exec *x, Warp *w, uint32_t g);
 /* "shfl.sync.idx", ... for messages; the handler of bar.warp.sync (exec_warp.c). */
 const char *exec_sync_kind_name(const SimInst *in);
 ExecFn exec_warp_sync_fn(void);
+/* The handler of mov from a special register (exec_arith.c): it reads
+ * Exec.sregs, not the warp's slot s[0]. */
+ExecFn exec_mov_sreg_fn(void);
 
 /* ---- cp.async (exec_async.c) -------------------------------------------- */
 void exec_async_block_end(Exec *x, Block *b);
