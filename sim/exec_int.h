@@ -286,6 +286,8 @@ typedef struct {
                                  runnable lanes (exec_sched.c keeps it; valid
                                  while ready_ok) */
     bool ready_ok;            /* shares of at most 64 warps, no clusters */
+    bool rr;                  /* ready_ok, untimed and roundrobin: a scheduler with
+                                 no ready warp has nothing to do (no draw either) */
     uint64_t busy[4];         /* per scheduler: issuing a burst until this cycle */
     uint64_t now;             /* the SM's clock (SMs run a slice at a time) */
     uint64_t free_at;         /* a slot became free at this cycle (this round) */
