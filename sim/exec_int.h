@@ -11,8 +11,10 @@
  * are reached through SimInst.fn, not by name):
  *   loading   exec_decode.c -> the families' dec_* (exec_arith, exec_float,
  *             exec_half, exec_intx, exec_mem, exec_async, exec_ctrl,
- *             exec_warp, exec_hint, exec_tile) -> exec_operand.c;
- *             exec_check.c (can a kernel run) stands alone
+ *             exec_warp, exec_hint, exec_tile) -> exec_operand.c, then
+ *             exec_regs.c (which registers a lane may read before writing
+ *             them: all a warp clears at its start); exec_check.c (can a
+ *             kernel run) stands alone
  *   a launch  exec_run.c (memory, registers, exec_launch) -> exec_sched.c
  *             (blocks on SMs, which warp issues; the timing model's picks)
  *             -> exec_issue.c (one instruction of a warp) -> exec_sync.c
