@@ -515,6 +515,34 @@ static void ex_mov(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     LANES(m, { d[l] = a[l] & wm; });
 }
 
+/* mov from %tid.x and the other special registers a warp's start fixes:
+ * from Exec.sregs, which every block shares (so warm in the cache), or from
+ * the block -- the values its slot s[0] would hold. */
+static void ex_mov_sreg(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    OPS_D;
+    uint64_t wm = in->off ? (uint64_t)in->off : ~0ull, v;
+    const Block *b = w->blk;
+    switch (in->s[0]) {
+    case SLOT_CTAID_X: v = b->ctaid.x; break;
+    case SLOT_CTAID_Y: v = b->ctaid.y; break;
+    case SLOT_CTAID_Z: v = b->ctaid.z; break;
+    case SLOT_SMID: v = (uint64_t)b->sm; break;
+    default: {
+        const uint64_t *a = x->sregs + ((size_t)w->id * SLOT_COUNT + (size_t)in->s[0]) * WARP;
+        LANES(m, { d[l] = a[l] & wm; });
+        return;
+    }
+    }
+    v &= wm;
+    LANES(m, { d[l] = v; });
+}
+
+ExecFn exec_mov_sreg_fn(void)
+{
+    return ex_mov_sreg;
+}
+
 static void ex_mov_dyn(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     OPS_D;
@@ -692,6 +720,6 @@ SimStatus dec_mov(DecodeCtx *c)
     if (dec_src(c, 1, t, &in->s[0]))
         return c->err->status;
     in->off = sz < 8 ? (int64_t)lanes_wmask(sz) : 0;
-    in->fn = ex_mov;
+    in->fn = s0->kind == PTX_OPND_SREG && in->s[0] >= 0 && in->s[0] < SLOT_COUNT ? ex_mov_sreg : ex_mov;
     return SIM_OK;
 }

@@ -84,12 +84,18 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
             }
             exec_warp_diverge(w);
             w->barwait &= ~rel;
-            if (!w->run)
+            bool alone = !w->run; /* the released lanes are all it runs */
+            if (alone)
                 w->span_start = x->cycle;
             w->run |= rel;
             if (x->tm) /* timing hook */
                 timing_barrier_release(x, w);
-            exec_warp_try_converge(w);
+            if (alone && !b->mixed) { /* every arrival came from b->pc: all just past it */
+                w->conv = true;
+                w->upc = b->pc + 1;
+            } else {
+                exec_warp_try_converge(w);
+            }
         }
     }
     if (x->race && !b->expected)

@@ -11,8 +11,10 @@
  * are reached through SimInst.fn, not by name):
  *   loading   exec_decode.c -> the families' dec_* (exec_arith, exec_float,
  *             exec_half, exec_intx, exec_mem, exec_async, exec_ctrl,
- *             exec_warp, exec_hint, exec_tile) -> exec_operand.c;
- *             exec_check.c (can a kernel run) stands alone
+ *             exec_warp, exec_hint, exec_tile) -> exec_operand.c, then
+ *             exec_regs.c (which registers a lane may read before writing
+ *             them: all a warp clears at its start); exec_check.c (can a
+ *             kernel run) stands alone
  *   a launch  exec_run.c (memory, registers, exec_launch) -> exec_sched.c
  *             (blocks on SMs, which warp issues; the timing model's picks)
  *             -> exec_issue.c (one instruction of a warp) -> exec_sync.c
@@ -293,6 +295,8 @@ typedef struct {
                                  runnable lanes (exec_sched.c keeps it; valid
                                  while ready_ok) */
     bool ready_ok;            /* shares of at most 64 warps, no clusters */
+    bool rr;                  /* ready_ok, untimed and roundrobin: a scheduler with
+                                 no ready warp has nothing to do (no draw either) */
     uint64_t busy[4];         /* per scheduler: issuing a burst until this cycle */
     uint64_t now;             /* the SM's clock (SMs run a slice at a time) */
     uint64_t free_at;         /* a slot became free at this cycle (this round) */
@@ -363,7 +367,11 @@ struct Exec {
                                  (exec_regs.c): ranges [a, b) cleared when a warp
                                  starts (exec_warp_init) */
     int n_zero;
-    uint32_t specials;        /* special register slots the kernel reads (bit per SLOT_*) */
+    uint32_t specials;        /* special register slots the kernel reads other than
+                                 through mov (bit per SLOT_*): written per warp */
+    uint64_t *sregs;          /* per warp index, SLOT_COUNT x WARP special register
+                                 values, the same in every block (SMID, CTAID aside):
+                                 what mov %tid.x and the like read (exec_run.c) */
     struct ExecClusters *cl;  /* clusters of more than one CTA, else NULL (exec_cluster.h) */
     DeviceStats *stats;
     DeviceFault *fault;
@@ -670,6 +678,9 @@ void exec_collective(Exec *x, Warp *w, uint32_t g);
 /* "shfl.sync.idx", ... for messages; the handler of bar.warp.sync (exec_warp.c). */
 const char *exec_sync_kind_name(const SimInst *in);
 ExecFn exec_warp_sync_fn(void);
+/* The handler of mov from a special register (exec_arith.c): it reads
+ * Exec.sregs, not the warp's slot s[0]. */
+ExecFn exec_mov_sreg_fn(void);
 
 /* ---- cp.async (exec_async.c) -------------------------------------------- */
 void exec_async_block_end(Exec *x, Block *b);

@@ -4,7 +4,10 @@
  * keeps looping yields to the others every SPIN_YIELD backward branches, so
  * a lane spinning on a flag another lane of its warp sets still makes
  * progress, as on Volta and later; under the pre-Volta stack model it never
- * yields.  Also a warp's start in a block slot.  Called by exec_sched.c;
+ * yields.  exec_issue_burst issues a scheduler's burst, the converged
+ * common cases inline; a diverged warp remembers its next group while it
+ * stays below the rest (group_keep).  Also a warp's start in a block slot
+ * (clearing only the registers exec_regs.c names).  Called by exec_sched.c;
  * calls exec_lanes.c, exec_sync.c (warp-synchronous waits), the handlers
  * through SimInst.fn, exec_trace.c and exec_fault.c. */
 #include "exec_int.h"

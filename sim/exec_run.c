@@ -55,7 +55,8 @@ static bool launch_reg_span(Exec *x)
             span_add(in->d2, &sp);
             span_add(in->base, &sp);
             for (int k = 0; k < 4; k++) {
-                span_add(in->s[k], &sp);
+                if (k > 0 || in->fn != exec_mov_sreg_fn()) /* that mov reads Exec.sregs */
+                    span_add(in->s[k], &sp);
                 span_add(in->vd[k], &sp);
             }
         }
@@ -99,62 +100,86 @@ static bool launch_reg_span(Exec *x)
     return ok;
 }
 
-/* The special registers of warp id of a block slot that stay the same for
- * every block the slot runs: set once per launch (exec_launch), only those
- * the kernel reads (the others' memory is never touched). */
-static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
+/* Special register k of the 32 lanes of warp id of a block on SM sm,
+ * into r (ctaid: 0, exec_warp_init writes it per block). */
+static void sreg_values(const Exec *x, int id, int sm, int dev_nsm, int k, uint64_t r[WARP])
 {
     const DeviceLaunch *c = x->cfg;
+    int t0 = id * WARP;
+    uint64_t v = 0;
+    switch (k) {
+    case SLOT_TID_X: case SLOT_TID_Y: case SLOT_TID_Z: {
+        /* thread t = t0 + l is (t % x, t / x % y, t / (x * y)): counted up */
+        unsigned bx = c->block.x, by = c->block.y;
+        unsigned tx = (unsigned)t0 % bx, ty = (unsigned)t0 / bx % by, tz = (unsigned)t0 / (bx * by);
+        for (int l = 0; l < WARP; l++) {
+            r[l] = k == SLOT_TID_X ? tx : k == SLOT_TID_Y ? ty : tz;
+            if (++tx == bx) {
+                tx = 0;
+                if (++ty == by) {
+                    ty = 0;
+                    tz++;
+                }
+            }
+        }
+        return;
+    }
+    case SLOT_LANEID: for (int l = 0; l < WARP; l++) r[l] = (uint64_t)l; return;
+    case SLOT_LANEMASK_EQ: for (int l = 0; l < WARP; l++) r[l] = 1u << l; return;
+    case SLOT_LANEMASK_LE: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)((2ull << l) - 1); return;
+    case SLOT_LANEMASK_LT: for (int l = 0; l < WARP; l++) r[l] = (1u << l) - 1; return;
+    case SLOT_LANEMASK_GE: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)(0xffffffffull << l); return;
+    case SLOT_LANEMASK_GT: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)(0xfffffffeull << l); return;
+    case SLOT_NTID_X: v = c->block.x; break;
+    case SLOT_NTID_Y: v = c->block.y; break;
+    case SLOT_NTID_Z: v = c->block.z; break;
+    case SLOT_CTAID_X: case SLOT_CTAID_Y: case SLOT_CTAID_Z: v = 0; break; /* exec_warp_init */
+    case SLOT_NCTAID_X: v = c->grid.x; break;
+    case SLOT_NCTAID_Y: v = c->grid.y; break;
+    case SLOT_NCTAID_Z: v = c->grid.z; break;
+    case SLOT_WARPID: v = (uint64_t)id; break;
+    case SLOT_NWARPID: v = 64; break;
+    case SLOT_SMID: v = (uint64_t)sm; break;
+    case SLOT_NSMID: v = (uint64_t)dev_nsm; break;
+    case SLOT_GRIDID: v = 1; break;
+    case SLOT_DYN_SMEM: v = x->dyn_smem; break;
+    case SLOT_TOTAL_SMEM: v = x->shared_size; break;
+    default: break;
+    }
+    for (int l = 0; l < WARP; l++)
+        r[l] = v;
+}
+
+/* The special registers of warp id of a block slot that stay the same for
+ * every block the slot runs: set once per launch (exec_launch), only those
+ * some instruction other than a mov reads (a mov reads Exec.sregs, which
+ * every block shares, or its block). */
+static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
+{
     w->blk = b;
     w->id = id;
     w->slot = (uint32_t)((size_t)(b - x->blocks) * (size_t)x->nwarps + (size_t)id);
-    int t0 = id * WARP, n = x->nthreads - t0;
+    int n = x->nthreads - id * WARP;
     w->present = n >= WARP ? FULL_MASK : (1u << n) - 1;
     for (uint32_t u = x->specials; u; u &= u - 1) {
         int k = __builtin_ctz(u);
-        uint64_t *r = w->r + (size_t)k * WARP, v = 0;
-        switch (k) {
-        case SLOT_TID_X: case SLOT_TID_Y: case SLOT_TID_Z: {
-            /* thread t = t0 + l is (t % x, t / x % y, t / (x * y)): counted up */
-            unsigned bx = c->block.x, by = c->block.y;
-            unsigned tx = (unsigned)t0 % bx, ty = (unsigned)t0 / bx % by, tz = (unsigned)t0 / (bx * by);
-            for (int l = 0; l < WARP; l++) {
-                r[l] = k == SLOT_TID_X ? tx : k == SLOT_TID_Y ? ty : tz;
-                if (++tx == bx) {
-                    tx = 0;
-                    if (++ty == by) {
-                        ty = 0;
-                        tz++;
-                    }
-                }
-            }
-            continue;
-        }
-        case SLOT_LANEID: for (int l = 0; l < WARP; l++) r[l] = (uint64_t)l; continue;
-        case SLOT_LANEMASK_EQ: for (int l = 0; l < WARP; l++) r[l] = 1u << l; continue;
-        case SLOT_LANEMASK_LE: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)((2ull << l) - 1); continue;
-        case SLOT_LANEMASK_LT: for (int l = 0; l < WARP; l++) r[l] = (1u << l) - 1; continue;
-        case SLOT_LANEMASK_GE: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)(0xffffffffull << l); continue;
-        case SLOT_LANEMASK_GT: for (int l = 0; l < WARP; l++) r[l] = (uint32_t)(0xfffffffeull << l); continue;
-        case SLOT_NTID_X: v = c->block.x; break;
-        case SLOT_NTID_Y: v = c->block.y; break;
-        case SLOT_NTID_Z: v = c->block.z; break;
-        case SLOT_CTAID_X: case SLOT_CTAID_Y: case SLOT_CTAID_Z: v = 0; break; /* exec_warp_init */
-        case SLOT_NCTAID_X: v = c->grid.x; break;
-        case SLOT_NCTAID_Y: v = c->grid.y; break;
-        case SLOT_NCTAID_Z: v = c->grid.z; break;
-        case SLOT_WARPID: v = (uint64_t)id; break;
-        case SLOT_NWARPID: v = 64; break;
-        case SLOT_SMID: v = (uint64_t)b->sm; break;
-        case SLOT_NSMID: v = (uint64_t)dev_nsm; break;
-        case SLOT_GRIDID: v = 1; break;
-        case SLOT_DYN_SMEM: v = x->dyn_smem; break;
-        case SLOT_TOTAL_SMEM: v = x->shared_size; break;
-        default: break;
-        }
-        for (int l = 0; l < WARP; l++)
-            r[l] = v;
+        sreg_values(x, id, b->sm, dev_nsm, k, w->r + (size_t)k * WARP);
     }
+}
+
+/* Exec.sregs: every warp index's special registers (SMID and the ctaids
+ * are the block's: ex_mov_sreg reads those from it).  false: out of memory. */
+static bool sregs_setup(Exec *x, int dev_nsm)
+{
+    size_t n = (size_t)x->nwarps * SLOT_COUNT * WARP;
+    uint64_t *t = malloc(n * sizeof *t);
+    if (!t)
+        return false;
+    for (int id = 0; id < x->nwarps; id++)
+        for (int k = 0; k < SLOT_COUNT; k++)
+            sreg_values(x, id, 0, dev_nsm, k, t + ((size_t)id * SLOT_COUNT + (size_t)k) * WARP);
+    x->sregs = t;
+    return true;
 }
 
 /* ---- the memory of resident blocks, kept from one launch to the next ------
@@ -483,6 +508,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     x.arena = ar;
     x.blocks = ar->blocks;
     x.sms = ar->sms;
+    if (!sregs_setup(&x, opt->nsm > 0 ? opt->nsm : 1))
+        goto done;
     slots_reset(&x, opt->nsm > 0 ? opt->nsm : 1);
     stats->timing.on = false; /* a stats record reused from a timed launch */
     if (cfg->timing && !timing_launch_begin(&x, opt)) /* timing hook */
@@ -543,6 +570,7 @@ done:
     }
     exec_cluster_end(&x);
     free(x.zero);
+    free(x.sregs);
     exec_printf_finish(&x);
     stats->printf_dropped = x.out_dropped;
     *out = x.out;

@@ -88,6 +88,7 @@ static void sm_rebuild(Exec *x, SimSM *sm)
         sm->share[q] = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0;
     }
     sm->ready_ok = !x->cl && sm->share[0] <= 64;
+    sm->rr = sm->ready_ok && !x->tm && x->cfg->schedule == DEVICE_SCHED_ROUNDROBIN;
     if (sm->ready_ok)
         sm_ready(sm);
 }
@@ -230,8 +231,8 @@ static Warp *pick(Exec *x, SimSM *sm, int q)
     if (x->tm) /* timing hook: the model picks */
         return timing_pick(x, sm, q);
     int n = sm->share[q]; /* its share: q, q+4, ... */
-    if (!n || (sm->ready_ok && !sm->ready[q] && x->cfg->schedule == DEVICE_SCHED_ROUNDROBIN))
-        return NULL; /* (random and adversarial draw a number first) */
+    if (!n)
+        return NULL;
     int start;
     switch (x->cfg->schedule) {
     case DEVICE_SCHED_RANDOM:
@@ -315,6 +316,8 @@ static bool sm_cycle(Exec *x, SimSM *sm)
             issued = true;
             continue;
         }
+        if (sm->rr && !sm->ready[q]) /* nothing to pick (random and adversarial draw first) */
+            continue;
         Warp *w = pick(x, sm, q);
         if (!w)
             continue;
@@ -422,7 +425,7 @@ static void dispatch_free(Exec *x)
 static uint64_t sm_next_cycle(const Exec *x, const SimSM *sm, uint64_t limit)
 {
     uint64_t c = sm->now + 1, next = UINT64_MAX;
-    if (!sm->ready_ok || x->cfg->schedule != DEVICE_SCHED_ROUNDROBIN || x->faulted)
+    if (!sm->rr || x->faulted)
         return c;
     for (int q = 0; q < 4; q++) {
         if (sm->busy[q] > c)
