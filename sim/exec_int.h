@@ -22,8 +22,9 @@
  *             exec_barrier.c (block barriers) is called by exec_sched.c
  *             and the bar.sync handler in exec_ctrl.c
  *             exec_sched.c's rounds may run through exec_par.c (SMs on
- *             several threads), which runs each SM through the slice
- *             function exec_sched.c hands it
+ *             several threads; exec_par_mem.c its notes of memory), which
+ *             runs each SM through the slice function exec_sched.c hands it;
+ *             exec_mem.c's ld and st try exec_memfast.c's whole-warp path
  *   leaves    exec_mem.c (addresses; exec_printf.c reads through it),
  *             exec_race.c (the race checker's hooks), exec_trace.c
  *             (trace records), exec_fault.c (faults): every file above may
@@ -463,7 +464,18 @@ void exec_warp_try_converge(Warp *w);
 /* Set up warp id of block b at the kernel's entry (exec_run.c). */
 void exec_warp_init(Exec *x, Block *b, Warp *w, int id);
 
-/* ---- memory access (exec_mem.c) ---------------------------------------- */
+/* ---- memory access (exec_mem.c, exec_memfast.c) -------------------------- */
+/* The global allocation holding [a, a+size), or NULL: a chunk of SMs on a
+ * thread of its own (exec_par.c) looks up with its own cache, as threads
+ * look up at once. */
+static inline MemAlloc *exec_global_find(Exec *x, uint64_t a, uint64_t size)
+{
+    return x->pchunk ? mem_find_at(x->mem, &x->mlast, a, size) : mem_find(x->mem, a, size);
+}
+/* ld/st for lanes m of w in one go (exec_memfast.c): true when done; false
+ * when some lane needs the lane-by-lane path (it may fault), nothing done. */
+bool exec_ld_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m);
+bool exec_st_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m);
 /* Host pointer for `size` bytes at address a in space sp for lane l, or NULL
  * after recording a fault. */
 uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp,

@@ -22,273 +22,12 @@
  * kernel that reaches neither printf nor malloc/free.  Called by
  * exec_run.c (begin, end) and exec_sched.c (rounds), exec_mem.c (notes);
  * runs SMs through the slice function exec_sched.c hands it. */
-#include "exec_int.h"
+#include "exec_par_int.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define PAR_PAGE_BITS 12
-#define PAR_PAGE ((uint64_t)1 << PAR_PAGE_BITS)
-/* Bytes one bit of a page's read and write sets stands for: 4, so a page
- * costs 256 bytes of sets; two SMs touching different bytes of one 4-byte
- * word count as touching the same (a conflict that is not one: the launch
- * runs again on one thread, never a wrong result). */
-#define PAR_GRAIN 4
-#define PAR_WORDS (PAR_PAGE / PAR_GRAIN / 64)
-/* Chunks a round is cut into, per thread: more balance the SMs' uneven
- * work; each costs a copy of the Exec and a page set. */
-#define PAR_CHUNKS_PER_THREAD 2
-/* A chunk's memory of pages it knows are saved (direct-mapped). */
-#define PAR_SAVED_CACHE 512
-#define PAR_SAVE_BUCKETS 4096
-/* Addresses a chunk's atomic log may hold in a round while the launch's
- * log is not full; past it the attempt is abandoned. */
-#define PAR_ALOG_MAX 4096
-
-/* The words of one page of global memory a chunk read and wrote. */
-typedef struct {
-    uint64_t key;                     /* page number + 1; 0: an empty slot */
-    uint64_t r[PAR_WORDS], w[PAR_WORDS];
-} ParPage;
-
-typedef struct {
-    ParPage *e;                       /* open addressing, cap a power of two */
-    size_t cap, n;
-    size_t *used;                     /* indices of the n slots in use */
-    ParPage *last;                    /* the page noted last */
-    bool failed;                      /* out of memory: the round cannot be checked */
-} ParSet;
-
-/* A page's bytes as they were before the launch. */
-typedef struct ParSave {
-    uint8_t *host;                    /* where they go back */
-    size_t len;
-    struct ParSave *next;             /* same bucket */
-    uint8_t data[];
-} ParSave;
-
-struct ExecParChunk {
-    Exec x;                           /* the copy its SMs run on */
-    DeviceStats stats, start;
-    DeviceFault fault;
-    /* its atomic log: first the launch's entries at the round's start (to go
-     * on with), then every address it met first, in that order -- all of
-     * them while the launch's log has room, since an earlier chunk may add
-     * any of them there (see merge_alog) */
-    DeviceAtomicLog *alog;
-    int n_alog, cap_alog;
-    int *alog_index;                  /* open addressing over alog, cap 2 * cap_alog */
-    bool alog_overflow;               /* met more than PAR_ALOG_MAX addresses */
-    ParSet set;
-    const int *sms;                   /* its SMs (indices into Exec.sms) */
-    int nsms;
-    uint64_t end;                     /* the furthest clock its SMs reached */
-    ExecPar *par;
-    uint8_t *saved[PAR_SAVED_CACHE];  /* page starts known to be saved */
-};
-
-struct ExecPar {
-    Exec *x;                          /* the launch */
-    int threads;                      /* workers + the calling thread */
-    pthread_t *tid;
-    int started;
-    pthread_mutex_t mu;
-    pthread_cond_t go, done;
-    uint64_t gen;                     /* rounds begun: a worker starts one when it moves */
-    bool quit;
-    int next, nchunks, finished;      /* this round's chunks: next to take, all, done */
-    ExecParSlice slice;               /* runs one SM for its part of a round */
-    uint64_t limit;                   /* this round's end */
-    ExecParChunk *chunks;
-    int cap_chunks;
-    pthread_mutex_t save_mu;          /* the saves, taken by every chunk */
-    ParSave *saves[PAR_SAVE_BUCKETS];
-    uint64_t nsaved;
-    bool save_failed;
-    ParSet uni;                       /* the union of the chunks' pages, to check them */
-    int alog_n0;                      /* the atomic log at the round's start: entries, */
-    int alog_u0[DEVICE_ATOMIC_LOG_ADDRS];   /* their updates listed */
-    uint64_t alog_t0[DEVICE_ATOMIC_LOG_ADDRS]; /* and counted */
-    bool abandoned;
-    char why[96];                     /* why it was abandoned */
-    uint64_t rounds, rounds_parallel;
-};
-
-/* ---- page sets ------------------------------------------------------------ */
-
-static size_t page_hash(uint64_t key, size_t cap)
-{
-    return (size_t)((key * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
-}
-
-static bool set_grow(ParSet *s)
-{
-    size_t cap = s->cap ? s->cap * 2 : 64;
-    ParPage *e = calloc(cap, sizeof *e);
-    size_t *used = malloc(cap / 2 * sizeof *used);
-    if (!e || !used) {
-        free(e);
-        free(used);
-        return false;
-    }
-    size_t n = 0;
-    for (size_t k = 0; k < s->n; k++) {
-        const ParPage *o = &s->e[s->used[k]];
-        size_t i = page_hash(o->key, cap);
-        while (e[i].key)
-            i = (i + 1) & (cap - 1);
-        e[i] = *o;
-        used[n++] = i;
-    }
-    free(s->e);
-    free(s->used);
-    s->e = e;
-    s->used = used;
-    s->cap = cap;
-    s->last = NULL;
-    return true;
-}
-
-/* The entry of page `key`, made when new; NULL when memory ran out. */
-static ParPage *set_get(ParSet *s, uint64_t key)
-{
-    if (s->last && s->last->key == key)
-        return s->last;
-    if (s->cap) {
-        size_t i = page_hash(key, s->cap);
-        while (s->e[i].key) {
-            if (s->e[i].key == key)
-                return s->last = &s->e[i];
-            i = (i + 1) & (s->cap - 1);
-        }
-    }
-    if ((s->n + 1) * 2 > s->cap && !set_grow(s)) {
-        s->failed = true;
-        return NULL;
-    }
-    size_t i = page_hash(key, s->cap);
-    while (s->e[i].key)
-        i = (i + 1) & (s->cap - 1);
-    s->e[i].key = key;
-    s->used[s->n++] = i;
-    return s->last = &s->e[i];
-}
-
-/* Empty for the next round, keeping its memory (given back fresh, every
- * round would fault its pages in again: the int4 copy ran 3.5x slower). */
-static void set_clear(ParSet *s)
-{
-    for (size_t k = 0; k < s->n; k++)
-        memset(&s->e[s->used[k]], 0, sizeof *s->e);
-    s->n = 0;
-    s->last = NULL;
-    s->failed = false;
-}
-
-static void set_free(ParSet *s)
-{
-    free(s->e);
-    free(s->used);
-    memset(s, 0, sizeof *s);
-}
-
-static void bits_set(uint64_t *b, unsigned lo, unsigned n)
-{
-    while (n) {
-        unsigned k = lo & 63, take = 64 - k < n ? 64 - k : n;
-        b[lo >> 6] |= (take == 64 ? ~0ull : ((1ull << take) - 1)) << k;
-        lo += take;
-        n -= take;
-    }
-}
-
-void exec_par_note(Exec *x, uint64_t a, uint64_t size, bool write)
-{
-    ParSet *s = &x->pchunk->set;
-    while (size) {
-        unsigned off = (unsigned)(a & (PAR_PAGE - 1));
-        uint64_t n = PAR_PAGE - off < size ? PAR_PAGE - off : size;
-        ParPage *p = set_get(s, (a >> PAR_PAGE_BITS) + 1);
-        if (!p)
-            return; /* s->failed: the round is abandoned */
-        unsigned lo = off / PAR_GRAIN, hi = (unsigned)((off + n + PAR_GRAIN - 1) / PAR_GRAIN);
-        bits_set(write ? p->w : p->r, lo, hi - lo);
-        a += n;
-        size -= n;
-    }
-}
-
-/* ---- saving pages before their first write ---------------------------------- */
-
-static size_t save_hash(const uint8_t *h)
-{
-    uint64_t v = (uint64_t)(uintptr_t)h;
-    return (size_t)((v * 0x9e3779b97f4a7c15ull) >> 40);
-}
-
-/* The page of allocation al around offset off is saved (saved now when it
- * was not); false when there was no memory to save it. */
-static bool save_page(ExecParChunk *c, const MemAlloc *al, uint64_t off)
-{
-    uint64_t start = off & ~(PAR_PAGE - 1);
-    uint8_t *h = al->host + start;
-    size_t k = save_hash(h) % PAR_SAVED_CACHE;
-    if (c->saved[k] == h)
-        return true;
-    ExecPar *p = c->par;
-    size_t b = save_hash(h) % PAR_SAVE_BUCKETS;
-    bool ok = true;
-    pthread_mutex_lock(&p->save_mu);
-    ParSave *s = p->saves[b];
-    while (s && s->host != h)
-        s = s->next;
-    if (!s) {
-        size_t len = al->size - start < PAR_PAGE ? (size_t)(al->size - start) : (size_t)PAR_PAGE;
-        s = malloc(sizeof *s + len);
-        if (s) {
-            s->host = h;
-            s->len = len;
-            memcpy(s->data, h, len);
-            s->next = p->saves[b];
-            p->saves[b] = s;
-            p->nsaved++;
-        } else {
-            p->save_failed = true;
-            ok = false;
-        }
-    }
-    pthread_mutex_unlock(&p->save_mu);
-    if (ok)
-        c->saved[k] = h;
-    return ok;
-}
-
-bool exec_par_write(Exec *x, const MemAlloc *al, uint64_t a, uint64_t size)
-{
-    uint64_t off = a - al->addr, end = off + (size ? size : 1);
-    for (uint64_t o = off & ~(PAR_PAGE - 1); o < end; o += PAR_PAGE)
-        if (!save_page(x->pchunk, al, o))
-            return false;
-    return true;
-}
-
-/* Put every saved page back, and forget the saves. */
-static void saves_restore(ExecPar *p, bool restore)
-{
-    for (size_t b = 0; b < PAR_SAVE_BUCKETS; b++) {
-        ParSave *s = p->saves[b];
-        while (s) {
-            ParSave *next = s->next;
-            if (restore)
-                memcpy(s->host, s->data, s->len);
-            free(s);
-            s = next;
-        }
-        p->saves[b] = NULL;
-    }
-}
 
 /* ---- the workers ---------------------------------------------------------------- */
 
@@ -459,13 +198,13 @@ bool exec_par_end(Exec *x, ExecParReport *rep)
         rep->rounds_parallel = p->rounds_parallel;
         rep->pages_saved = p->nsaved;
     }
-    saves_restore(p, again);
+    par_saves_restore(p, again);
     for (int i = 0; i < p->cap_chunks; i++) {
-        set_free(&p->chunks[i].set);
+        par_set_free(&p->chunks[i].set);
         free(p->chunks[i].alog);
         free(p->chunks[i].alog_index);
     }
-    set_free(&p->uni);
+    par_set_free(&p->uni);
     pthread_mutex_destroy(&p->mu);
     pthread_mutex_destroy(&p->save_mu);
     pthread_cond_destroy(&p->go);
@@ -568,34 +307,7 @@ static void chunk_setup(ExecPar *p, ExecParChunk *c, const int *sms, int nsms)
             if (e)
                 *e = x->alog[i];
         }
-    set_clear(&c->set);
-}
-
-/* Any byte one chunk wrote that another read or wrote: the chunks' order mattered. */
-static bool conflicts(ExecPar *p, int nchunks)
-{
-    ParSet *u = &p->uni;
-    set_clear(u);
-    for (int k = 0; k < nchunks; k++) {
-        ParSet *s = &p->chunks[k].set;
-        if (s->failed)
-            return true;
-        for (size_t i = 0; i < s->n; i++) {
-            const ParPage *e = &s->e[s->used[i]];
-            ParPage *q = set_get(u, e->key);
-            if (!q)
-                return true;
-            uint64_t bad = 0;
-            for (int j = 0; j < (int)PAR_WORDS; j++) {
-                bad |= (e->w[j] & (q->r[j] | q->w[j])) | (e->r[j] & q->w[j]);
-                q->r[j] |= e->r[j];
-                q->w[j] |= e->w[j];
-            }
-            if (bad)
-                return true;
-        }
-    }
-    return false;
+    par_set_clear(&c->set);
 }
 
 static void stats_add(DeviceStats *to, const DeviceStats *now, const DeviceStats *start)
@@ -705,7 +417,7 @@ bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t 
             return false;
         }
     }
-    if (nchunks > 1 && conflicts(p, nchunks)) {
+    if (nchunks > 1 && par_conflicts(p, nchunks)) {
         abandon(p, "two SMs on different threads touched the same bytes of global memory, one of them writing",
                 NULL);
         return false;
