@@ -121,6 +121,23 @@ uint64_t timing_const_read(TimingModel *tm, int sm, uint64_t t, int bank, uint64
 /* Shared-memory atomics: the extra cycles same-address lanes serialise. */
 int timing_atomics_shared_serial(uint32_t mask, const uint64_t addr[32]);
 
+/* TimingInst.hz (timing_hoist.c).  ptxas also moves independent loads, and
+ * the address arithmetic feeding them, above an instruction that waits for
+ * a load (the four loads of a tile, then its four shared stores).  The model
+ * does it as ptxas does, for a converged warp: while its next instruction
+ * waits for operands, a later instruction of the same straight run may issue
+ * first (it executes then, and is skipped when the warp gets there) when it
+ * reads nothing the instructions before it write, writes nothing they read
+ * or write, and loads from a space none of them may store to.
+ * TIMING_HZ_STOP: nothing moves above it (branches, barriers, fences, warp
+ * collectives, atomics, ordered or volatile accesses, clock reads);
+ * TIMING_HZ_CAND: it may move (register-only work, loads of global, local,
+ * shared, constant and parameter memory). */
+enum { TIMING_HZ_STOP = 1, TIMING_HZ_CAND = 2 };
+enum { TIMING_SP_GLOBAL = 1, TIMING_SP_SHARED = 2, TIMING_SP_LOCAL = 4, TIMING_SP_ANY = 7 };
+#define TIMING_HOIST_WINDOW 31 /* instructions looked at past the waiting one (bits of ahead) */
+#define TIMING_HOIST_CANDS 4   /* candidates kept per (pc, ahead) */
+
 /* ---- per-pc instruction facts (timing_scoreboard.c) ------------------------ */
 #define TIMING_MAX_SRC 12
 #define TIMING_MAX_DST 5
@@ -133,6 +150,13 @@ typedef struct {
     uint8_t cbank;            /* TC_CONST: the constant bank (0 parameters and launch
                                  constants, 4 global variables' addresses) */
     uint32_t coff;            /* TC_CONST: the byte offset in it */
+    uint8_t hz;               /* TIMING_HZ_*: what load hoisting may do with it */
+    uint8_t nc0;              /* the candidates a warp stalled here may issue ahead
+                                 when none was issued ahead yet: their count, */
+    uint8_t c0[TIMING_HOIST_CANDS]; /* and their distances past this pc */
+    uint8_t wsp, rsp;         /* TIMING_SP_* bits: spaces it may write; spaces a
+                                 hoistable load reads (0: nothing another
+                                 instruction could write) */
     uint8_t nsrc, ndst;
     uint16_t src[TIMING_MAX_SRC]; /* scoreboard entries read */
     uint16_t dst[TIMING_MAX_DST]; /* scoreboard entries written */
@@ -151,6 +175,7 @@ typedef struct {
  * data could be there (a racy kernel's race would show less than on
  * hardware). */
 enum { TIMING_DEFER = 1, TIMING_FENCE = 2 };
+
 
 /* Scoreboard entry kinds: which stall a wait for it counts as. */
 enum { TIMING_SB_FIXED, TIMING_SB_SHORT, TIMING_SB_LONG };
@@ -181,6 +206,15 @@ typedef struct {
     uint64_t age;             /* dispatch order (oldest first) */
     uint64_t drain;           /* its stores and atomics have left the SM by then:
                                  after its exit it stays resident until then */
+    uint32_t ahead;           /* bit d: instruction upc + d issued ahead of upc
+                                 (hoisted, timing_hoist.c): skipped there */
+    int32_t hoist;            /* the pc + 1 pick chose to issue ahead (0: upc) */
+    bool hz_valid;            /* hz_cand holds the candidates for (hz_pc, ahead) */
+    uint8_t hz_n;
+    uint8_t hz_cand[TIMING_HOIST_CANDS]; /* their distances past hz_pc */
+    int32_t hz_pc;
+    uint64_t hz_when;         /* no candidate's operands are ready before this (0:
+                                 not known; reset when it issues) */
 } TimingWarp;
 
 #define TIMING_LG_MAX 128  /* the most TP_LG_QUEUE entries modelled */
@@ -202,6 +236,10 @@ typedef struct {
                                  served) */
     uint64_t lg_head;         /* such instructions issued so far */
     uint64_t mio_free;        /* the shared-memory unit is busy until */
+    uint8_t want[4];          /* per scheduler: its last look found a warp waiting
+                                 only for room in the shared-memory unit */
+    uint8_t turn;             /* the scheduler that unit takes first next (round
+                                 robin among those waiting) */
     void *greedy[4];          /* per scheduler: the warp it issued last (greedy) */
     int greedy_k[4];          /* and its index in the scheduler's share (checked:
                                  the lists are rebuilt when blocks come and go) */
@@ -283,6 +321,16 @@ void timing_model_free(TimingModel *tm);
 /* Scoreboard (timing_scoreboard.c): build the per-pc table for prog. */
 struct SimProgram;
 bool timing_scoreboard_build(TimingModel *tm, const struct SimProgram *prog);
+
+/* Load hoisting (timing_hoist.c): mark what may move (after the scoreboard
+ * and schedule marks); and the instructions converged warp tw, stalled at pc
+ * on its operands, may issue ahead, first first (per pc when nothing was
+ * issued ahead, else cached per pc and ahead): their count, *dist their
+ * distances past pc.  The scheduler issues the first whose
+ * operands and unit are ready. */
+struct SimProgram;
+void timing_hoist_mark(TimingModel *tm, const struct SimProgram *prog);
+int timing_hoist_cands(const TimingModel *tm, TimingWarp *tw, int32_t pc, const uint8_t **dist);
 
 /* The DEVICE_STALL_* a wait for an entry of kind k counts as. */
 static inline int timing_sb_reason(int k)

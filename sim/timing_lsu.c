@@ -83,11 +83,12 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
             t = start + out * per_out;
         if (store) {
             out++;
-            *leave = t;
             timing_l1_store(tm, smid, t, line, acc.sectors[i]);
             uint64_t back = timing_l2_access(tm, smid, t, line, acc.sectors[i], TIMING_L2_STORE);
             if (back > done)
                 done = back;
+            if (back > *leave)
+                *leave = back;
         } else {
             uint8_t missed;
             uint64_t back = timing_l1_load(tm, smid, t, line, acc.sectors[i], &missed);

@@ -86,8 +86,45 @@ static inline bool kind_is_fixed(int cls)
     return cls == TC_FP32 || cls == TC_FP64 || cls == TC_INT || cls == TC_IMUL || cls == TC_INTDIV;
 }
 
-/* The cycle the unit the class needs can take it, and the stall it is. */
-static inline uint64_t unit_ready(const TimingModel *tm, const TimingSM *ts, int q, int cls, int *reason)
+/* The classes that queue for the SM's shared-memory unit (MIO), which the
+ * four schedulers share.  It takes the schedulers waiting for it in turn, and
+ * each scheduler gives a free place in it to the warp that issued least
+ * recently rather than to the one it issued last (greedy): on the H100 the
+ * warps of a block whose reads conflict 4- to 32-way end together
+ * (traces/hw/timing-h100.json, family banks: achieved occupancy 12.3-12.4%
+ * of 12.5% at every stride), where one scheduler, or one warp of it, taking
+ * every free place would finish its warps thousands of cycles before the
+ * others'. */
+static inline bool uses_mio(int cls) { return cls == TC_SHARED || cls == TC_ATOM_SHARED; }
+
+/* Another scheduler waiting for the shared-memory unit comes before q in its turn. */
+static inline bool not_my_turn(const TimingSM *ts, int q)
+{
+    for (int i = 0; i < 4; i++) {
+        int p = (ts->turn + i) & 3;
+        if (p == q)
+            return false;
+        if (ts->want[p])
+            return true;
+    }
+    return false;
+}
+
+static inline uint64_t unit_room(const TimingModel *tm, const TimingSM *ts, int q, int cls, int *reason);
+
+/* The cycle the unit the class needs can take it, and the stall it is
+ * (the shared-memory unit: for the scheduler whose turn it is among those
+ * waiting for it; the others look again a cycle later). */
+static inline uint64_t unit_ready(const TimingModel *tm, const TimingSM *ts, int q, int cls, uint64_t now,
+                                  int *reason)
+{
+    uint64_t r = unit_room(tm, ts, q, cls, reason);
+    if (uses_mio(cls) && r <= now && not_my_turn(ts, q))
+        r = now + 1;
+    return r;
+}
+
+static inline uint64_t unit_room(const TimingModel *tm, const TimingSM *ts, int q, int cls, int *reason)
 {
     const double *v = tm->p->v;
     switch (cls) {
@@ -172,6 +209,60 @@ static inline int32_t next_pc(const Warp *w, TimingWarp *tw)
     return tw->npc;
 }
 
+/* When the operands of instruction pc are ready for warp wi (deps() without its cache). */
+static uint64_t deps_at(const TimingModel *tm, size_t wi, int32_t pc)
+{
+    const TimingInst *ti = &tm->ii[pc];
+    const uint32_t *sb = tm->sb + wi * (tm->sbmask + 1);
+    uint64_t r = 0;
+    for (int i = 0; i < ti->nsrc; i++)
+        if (sb[ti->src[i]] > r)
+            r = sb[ti->src[i]];
+    for (int i = 0; i < ti->ndst; i++)
+        if (sb[ti->dst[i]] > r)
+            r = sb[ti->dst[i]];
+    return r;
+}
+
+/* Warp w, converged and waiting at pc for its operands (only), may issue
+ * an instruction ptxas would have hoisted above it (timing_hoist.c): true
+ * and tw->hoist set when one's operands and unit are ready at now, else
+ * false and *when the earliest one's could be (UINT64_MAX: none). */
+static bool hoist_ready(TimingModel *tm, const TimingSM *ts, int q, const Warp *w, TimingWarp *tw, int32_t pc,
+                        uint64_t now, uint64_t *when)
+{
+    *when = UINT64_MAX;
+    if (!w->conv || tw->min_issue > now || tw->dep_ready <= now)
+        return false;
+    if (tw->hz_when > now) { /* (operands only change when it issues) */
+        *when = tw->hz_when;
+        return false;
+    }
+    const uint8_t *dist;
+    uint64_t dmin = UINT64_MAX;
+    int n = timing_hoist_cands(tm, tw, pc, &dist);
+    for (int i = 0; i < n; i++) {
+        int32_t c = pc + dist[i];
+        uint64_t r = deps_at(tm, w->slot, c), ops = r;
+        if (r <= now) {
+            int reason;
+            uint64_t u = unit_ready(tm, ts, q, tm->ii[c].cls, now, &reason);
+            if (u > r)
+                r = u;
+        }
+        if (r <= now) {
+            tw->hoist = c + 1;
+            return true;
+        }
+        if (r < *when)
+            *when = r;
+        if (ops < dmin)
+            dmin = ops;
+    }
+    tw->hz_when = dmin;
+    return false;
+}
+
 /* The cycle w's operands and its own waits allow its next issue (deps cached). */
 static inline uint64_t ready_at(TimingModel *tm, const Exec *x, Warp *w, int32_t *pcout)
 {
@@ -197,19 +288,26 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
     Warp *greedy = ts->greedy[q], *best = NULL;
     bool random = x->cfg->schedule == DEVICE_SCHED_RANDOM;
     int gk = ts->greedy_k[q];
-    if (greedy && !random && gk < n && sm->wl[q + 4 * gk] == greedy && greedy->run) {
+    if (greedy && !random && gk < n && sm->wl[q + 4 * gk] == greedy && greedy->run &&
+        !uses_mio(tm->ii[next_pc(greedy, &tm->warps[greedy->slot])].cls)) {
         /* greedy: the warp issued last keeps issuing while it can (the others
          * are looked at when it cannot) */
         int32_t pc;
-        uint64_t r = ready_at(tm, x, greedy, &pc);
+        uint64_t r = ready_at(tm, x, greedy, &pc), when;
+        TimingWarp *gw = &tm->warps[greedy->slot];
+        gw->hoist = 0;
         if (r <= now) {
             int reason;
-            if (unit_ready(tm, ts, q, tm->ii[pc].cls, &reason) <= now) {
+            if (unit_ready(tm, ts, q, tm->ii[pc].cls, now, &reason) <= now) {
                 tm->cur_q = q;
                 return greedy;
             }
+        } else if (hoist_ready(tm, ts, q, greedy, gw, pc, now, &when)) {
+            tm->cur_q = q;
+            return greedy;
         }
     }
+    ts->want[q] = 0; /* (the scan says again) */
     uint64_t best_age = UINT64_MAX, best_last = UINT64_MAX;
     int nready = 0, best_k = -1;
     bool got_greedy = false;
@@ -227,12 +325,21 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
         int32_t pc = next_pc(w, tw);
         if (pc != tw->cached_pc)
             deps(tm, w->slot, tw, pc);
-        uint64_t r = tw->dep_ready > tw->min_issue ? tw->dep_ready : tw->min_issue;
+        int dreason;
+        uint64_t dep = operand_wait(tw, &tm->ii[pc], &dreason), when;
+        uint64_t r = dep > tw->min_issue ? dep : tw->min_issue;
+        tw->hoist = 0;
         if (r <= now) {
-            int reason;
-            uint64_t u = unit_ready(tm, ts, q, tm->ii[pc].cls, &reason);
+            int reason, cls = tm->ii[pc].cls;
+            uint64_t u = unit_ready(tm, ts, q, cls, now, &reason);
             if (u > r)
                 r = u;
+            if (u > now && uses_mio(cls)) /* waits for room there only */
+                ts->want[q] = 1;
+        } else if (hoist_ready(tm, ts, q, w, tw, pc, now, &when)) {
+            r = now;
+        } else if (when < r) {
+            r = when;
         }
         if (r > now) {
             if (r < smin)
@@ -245,7 +352,7 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
                 best = w;
                 best_k = k;
             }
-        } else if (w == greedy) {
+        } else if (w == greedy && !uses_mio(tm->ii[pc].cls)) {
             best = w;
             best_k = k;
             got_greedy = true;
@@ -311,6 +418,18 @@ _Static_assert((int)DEVICE_STALL_LONG_SCOREBOARD == (int)TRACE_STATE_LONG_SCOREB
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* Warp w issued the instruction at pc it waited at: upc moves on past the
+ * ones issued ahead of it (none is a branch: upc + 1 each). */
+static void skip_ahead(TimingWarp *tw, Warp *w, int32_t pc)
+{
+    uint32_t d = w->conv && w->upc > pc ? (uint32_t)(w->upc - pc) : 32u;
+    tw->ahead = d < 32 ? tw->ahead >> d : 0;
+    while (tw->ahead & 1) {
+        w->upc++;
+        tw->ahead >>= 1;
+    }
+}
+
 void timing_issue(Exec *x, Warp *w)
 {
     TimingModel *tm = x->tm;
@@ -322,7 +441,10 @@ void timing_issue(Exec *x, Warp *w)
     TimingWarp *tw = &tm->warps[wi];
     ts->clock = now;
     uint32_t m;
-    int32_t pc = w->conv ? (m = w->run, w->upc) : exec_next_group(w, &m);
+    int32_t pc = w->conv ? (m = w->run, w->upc) : exec_next_group(w, &m), at = pc;
+    if (tw->hoist && w->conv) /* issued ahead of upc (pick chose it this cycle) */
+        pc = tw->hoist - 1;
+    tw->hoist = 0;
     const SimInst *in = &x->prog->insts[pc];
     const TimingInst *ti = &tm->ii[pc];
     if (pc != tw->cached_pc)
@@ -333,8 +455,12 @@ void timing_issue(Exec *x, Warp *w)
         em &= in->guard_neg ? ~g : g;
     }
     int ureason;
-    uint64_t ur = unit_ready(tm, ts, q, ti->cls, &ureason);
+    uint64_t ur = unit_ready(tm, ts, q, ti->cls, now, &ureason);
     account(x, w, tw, ti, now, ur, ureason);
+    if (uses_mio(ti->cls)) { /* the next turn there is the next scheduler's */
+        ts->turn = (uint8_t)((q + 1) & 3);
+        ts->want[q] = 0;
+    }
 
     uint64_t done = now + 1, min_issue = now + 1, leave = 0;
     int kind = TIMING_SB_FIXED, min_reason = DEVICE_STALL_WAIT;
@@ -437,6 +563,8 @@ void timing_issue(Exec *x, Warp *w)
     if (k >= 0)
         ts->pipe_free[q][pipe[k]] = max64(ts->pipe_free[q][pipe[k]], now) + iv[k];
 
+    if (pc != at)
+        w->upc = pc; /* the stepper and the executor see the one issued */
     if (x->cfg->on_issue) {
         /* the stepper sees a deferred instruction when its operands let it
          * issue (a chain's FMAs 4 cycles apart), not when its warp passed it */
@@ -446,11 +574,21 @@ void timing_issue(Exec *x, Warp *w)
         int stop = exec_view_call(x, w);
         x->cycle = keep;
         if (stop != 0) {
+            if (pc != at)
+                w->upc = at;
             exec_fault(x, w, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
             return;
         }
     }
     exec_issue(x, w);
+    if (pc != at) { /* back to the one it waits at; pc is skipped when reached */
+        w->upc = at;
+        tw->ahead |= 1u << (pc - at);
+    } else if (tw->ahead) {
+        skip_ahead(tw, w, pc);
+    }
+    tw->hz_valid = false;
+    tw->hz_when = 0;
 
     uint32_t *sb = tm->sb + wi * (tm->sbmask + 1);
     uint8_t *sk = tm->sbk + wi * (tm->sbmask + 1);
@@ -505,7 +643,7 @@ int timing_warp_state(const Exec *x, const Warp *w, uint64_t *since)
     int32_t pc;
     ready_at(tm, x, (Warp *)w, &pc); /* (fills the warp's cached dependences) */
     int ureason;
-    uint64_t ur = unit_ready(tm, &tm->sms[w->blk->sm], q, tm->ii[pc].cls, &ureason);
+    uint64_t ur = unit_ready(tm, &tm->sms[w->blk->sm], q, tm->ii[pc].cls, now, &ureason);
     /* the order account() charges a wait in */
     int dreason;
     uint64_t dep = operand_wait(tw, &tm->ii[pc], &dreason);

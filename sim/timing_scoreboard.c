@@ -131,38 +131,48 @@ static void classify(const PtxInst *pi, TimingInst *t)
     }
 }
 
-static void add_id(uint16_t *list, uint8_t *n, int cap, uint32_t id)
+/* Adds id to the list; false when the list is full (the instruction's
+ * registers are then not all known: nothing is hoisted across it). */
+static bool add_id(uint16_t *list, uint8_t *n, int cap, uint32_t id)
 {
     for (int i = 0; i < *n; i++)
         if (list[i] == id)
-            return;
-    if (*n < cap)
-        list[(*n)++] = (uint16_t)id;
+            return true;
+    if (*n >= cap)
+        return false;
+    list[(*n)++] = (uint16_t)id;
+    return true;
 }
 
 static void add_src(TimingInst *t, uint32_t base, uint32_t mask, const PtxOperand *o)
 {
+    bool ok = true;
     if (o->kind == PTX_OPND_REG)
-        add_id(t->src, &t->nsrc, TIMING_MAX_SRC, (base + (uint32_t)o->reg) & mask);
+        ok = add_id(t->src, &t->nsrc, TIMING_MAX_SRC, (base + (uint32_t)o->reg) & mask);
     else if (o->kind == PTX_OPND_ADDR && o->reg >= 0 && o->var < 0)
-        add_id(t->src, &t->nsrc, TIMING_MAX_SRC, (base + (uint32_t)o->reg) & mask);
+        ok = add_id(t->src, &t->nsrc, TIMING_MAX_SRC, (base + (uint32_t)o->reg) & mask);
     else if (o->kind == PTX_OPND_VEC || o->kind == PTX_OPND_LIST)
         for (int e = 0; e < o->n_elems; e++)
             add_src(t, base, mask, &o->elems[e]);
     if (o->kind == PTX_OPND_ADDR && o->n_elems == 1)
         add_src(t, base, mask, &o->elems[0]);
+    if (!ok)
+        t->hz |= TIMING_HZ_STOP;
 }
 
 static void add_dst(TimingInst *t, uint32_t base, uint32_t mask, const PtxOperand *o)
 {
+    bool ok = true;
     if (o->kind == PTX_OPND_REG) {
-        add_id(t->dst, &t->ndst, TIMING_MAX_DST, (base + (uint32_t)o->reg) & mask);
+        ok = add_id(t->dst, &t->ndst, TIMING_MAX_DST, (base + (uint32_t)o->reg) & mask);
         if (o->reg2 >= 0)
-            add_id(t->dst, &t->ndst, TIMING_MAX_DST, (base + (uint32_t)o->reg2) & mask);
+            ok = add_id(t->dst, &t->ndst, TIMING_MAX_DST, (base + (uint32_t)o->reg2) & mask) && ok;
     } else if (o->kind == PTX_OPND_VEC || o->kind == PTX_OPND_LIST) {
         for (int e = 0; e < o->n_elems; e++)
             add_dst(t, base, mask, &o->elems[e]);
     }
+    if (!ok)
+        t->hz |= TIMING_HZ_STOP;
 }
 
 static void operands(const PtxInst *pi, TimingInst *t, uint32_t base, uint32_t mask)
@@ -179,8 +189,8 @@ static void operands(const PtxInst *pi, TimingInst *t, uint32_t base, uint32_t m
         else
             add_src(t, base, mask, o);
     }
-    if (pi->guard >= 0)
-        add_id(t->src, &t->nsrc, TIMING_MAX_SRC, (base + (uint32_t)pi->guard) & mask);
+    if (pi->guard >= 0 && !add_id(t->src, &t->nsrc, TIMING_MAX_SRC, (base + (uint32_t)pi->guard) & mask))
+        t->hz |= TIMING_HZ_STOP;
 }
 
 /* The reads of a constant bank (TC_CONST): an entry's ld.param (bank 0 from
@@ -281,5 +291,6 @@ bool timing_scoreboard_build(TimingModel *tm, const SimProgram *prog)
         base += (uint32_t)(fn->n_regs > 0 ? fn->n_regs : 0);
     }
     mark_schedule(tm, prog);
+    timing_hoist_mark(tm, prog);
     return true;
 }

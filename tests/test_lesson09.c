@@ -86,15 +86,17 @@ static void test_lesson09_every_claim_holds(void **st)
     /* the work is a chain of FMAs per thread, not per element of the tile */
     assert_null(strstr(r, "per element"));
     assert_null(strstr(t, "per element"));
-    /* the model's gains at 4, 16 and 64 FMAs hardly differ, as the README says */
+    /* the model's gains at 4, 16 and 64 FMAs grow as the H100's do (1.25x at 4,
+     * 1.40x at 64), each above the H100's, as the README says */
     double g[3];
     const char *gains = strstr(t, "async1 / async2 ");
     assert_non_null(gains);
     assert_int_equal(sscanf(gains, "async1 / async2 %lfx %lfx %lfx", &g[0], &g[1], &g[2]), 3);
-    for (int k = 0; k < 3; k++)
-        if (g[k] < g[0] - 0.05 || g[k] > g[0] + 0.05)
-            fail_msg("the model's gains %.2f %.2f %.2f differ: the README says they hardly do", g[0], g[1], g[2]);
-    assert_non_null(strstr(r, "The model's three gains, in the lesson's output, hardly differ"));
+    if (!(g[0] <= g[1] && g[1] <= g[2] && g[2] >= g[0] + 0.05 && g[0] > 1.25 && g[2] > 1.40))
+        fail_msg("the model's gains %.2f %.2f %.2f: the README says they grow, each above the H100's", g[0], g[1],
+                 g[2]);
+    assert_non_null(strstr(r, "The model's three gains, in the lesson's output, grow the same way, from 4 to 64 FMAs, "
+                              "each somewhat above the H100's"));
     /* the commands to look closer and the graded exercise */
     assert_non_null(strstr(r, "`warpsim step lessons/09-async-copies/kernel.ptx"));
     assert_non_null(strstr(r, "`warpsim viz s.wst a2.wst --view sm`"));

@@ -30,7 +30,7 @@ static int stop_cycles(uint64_t *c, int cap)
     return n;
 }
 
-static const char script[] = "step\nstep 30\ninfo warps\nfocus block 0 warp 2\nwhere\nstep\nquit\n";
+static const char script[] = "step\nstep 32\ninfo warps\nfocus block 0 warp 2\nwhere\nstep\nquit\n";
 
 static void test_step_timing_stops_show_modelled_cycles_and_stall_reasons(void **s)
 {
@@ -53,19 +53,19 @@ static void test_step_timing_stops_show_modelled_cycles_and_stall_reasons(void *
     assert_non_null(strstr(out, " *> 0     issuing now         issuing       "));
     assert_true(count("stalled: long_scoreboard     32 ") >= 4);
     /* focus on a stalled warp: its stop line says why it waits, where too
-     * (its next load waits for the registers the last one still has to
-     * write: the add that reads them was let go ahead, ptxas's schedule) */
+     * (its loop's branch waits for the adds that wait for its load: they were
+     * let go ahead, ptxas's schedule, and a branch waits for them) */
     assert_non_null(strstr(out, "[block 0 warp 2, SM 0, modelled cycle "));
     const char *f = strstr(out, "(warpsim) focus block 0 warp 2\n");
     assert_non_null(f);
-    assert_non_null(strstr(f, ", stalled: long_scoreboard] kernel.cu:21  ld.global.v4.f32"));
+    assert_non_null(strstr(f, ", stalled: long_scoreboard] kernel.cu:20  @%p2 bra"));
     assert_non_null(strstr(f, "this warp is stalled: long_scoreboard (the timing model, this cycle)"));
-    /* stepping it: the load issues once the last one is back, and the add
-     * after it is next */
+    /* stepping it: the branch issues once the load is back, and the next
+     * iteration's first instruction is next */
     const char *st = strstr(f, "(warpsim) step\n");
     assert_non_null(st);
     assert_non_null(strstr(st, "[block 0 warp 2, SM 0, modelled cycle "));
-    assert_non_null(strstr(st, ", issuing] kernel.cu:22"));
+    assert_non_null(strstr(st, ", issuing] kernel.cu:21  mul.wide.u32"));
 }
 
 static void test_step_untimed_shows_neither(void **s)
