@@ -196,6 +196,9 @@ enum { TIMING_PIPE_FMAH, TIMING_PIPE_FMAL, TIMING_PIPE_ALU, TIMING_PIPE_FP64, TI
 typedef struct {
     uint64_t pipe_free[4][TIMING_PIPE_COUNT]; /* per sub-partition pipe busy until */
     uint64_t lsu_free;        /* the L1 (global/local/atomics) is busy until */
+    uint64_t l1_return;       /* the data of the last load the L1 took is in registers
+                                 then: the L1 returns loads in the order it took them
+                                 (timing_lsu.c) */
     uint64_t lg_start[TIMING_LG_MAX]; /* when each of the last TP_LG_QUEUE global/local/
                                  atomic instructions started in the L1 (a ring, in
                                  issue order: the L1 takes them first come, first
