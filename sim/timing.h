@@ -26,7 +26,7 @@ typedef enum {
     TP_INT_INTDIV,
     /* shared memory (MIO) */
     TP_SMEM_LAT,           /* a conflict-free shared load */
-    TP_MIO_QUEUE,          /* cycles of MIO work queued before issue stalls */
+    TP_MIO_QUEUE,          /* shared-memory instructions queued before issue stalls */
     /* L1 data cache (L1TEX) */
     TP_L1_LAT,             /* load hit */
     TP_L1_SECTORS_PER_CYCLE, /* tag/data throughput of one SM's L1 */

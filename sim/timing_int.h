@@ -217,6 +217,7 @@ typedef struct {
                                  not known; reset when it issues) */
 } TimingWarp;
 
+#define TIMING_MIO_MAX 64  /* the most mio_queue entries modelled */
 #define TIMING_LG_MAX 128  /* the most TP_LG_QUEUE entries modelled */
 #define TIMING_CONST_LINES 32 /* sectors an SM's constant cache holds */
 
@@ -230,12 +231,19 @@ enum { TIMING_PIPE_FMAH, TIMING_PIPE_FMAL, TIMING_PIPE_ALU, TIMING_PIPE_FP64, TI
 typedef struct {
     uint64_t pipe_free[4][TIMING_PIPE_COUNT]; /* per sub-partition pipe busy until */
     uint64_t lsu_free;        /* the L1 (global/local/atomics) is busy until */
+    uint64_t l1_return;       /* the data of the last load the L1 took is in registers
+                                 then: the L1 returns loads in the order it took them
+                                 (timing_lsu.c) */
     uint64_t lg_start[TIMING_LG_MAX]; /* when each of the last TP_LG_QUEUE global/local/
                                  atomic instructions started in the L1 (a ring, in
                                  issue order: the L1 takes them first come, first
                                  served) */
     uint64_t lg_head;         /* such instructions issued so far */
     uint64_t mio_free;        /* the shared-memory unit is busy until */
+    uint64_t mio_start[TIMING_MIO_MAX]; /* when each of the last mio_queue shared-memory
+                                 instructions starts in that unit (a ring, in issue
+                                 order) */
+    uint64_t mio_head;        /* such instructions issued so far */
     uint8_t want[4];          /* per scheduler: its last look found a warp waiting
                                  only for room in the shared-memory unit */
     uint8_t turn;             /* the scheduler that unit takes first next (round

@@ -4,9 +4,10 @@
  * resolved to its window, and the access goes to the unit that serves it:
  * the shared-memory unit (bank conflicts replayed, one wavefront a cycle),
  * the L1 (coalesced into lines and sectors, TP_L1_SECTORS_PER_CYCLE sectors
- * a cycle), or the L2's atomic units.  Returns the cycle its
- * results are in registers; the unit's busy time is what throttles the next
- * memory instruction (lg_throttle, mio_throttle). */
+ * a cycle, load data handed back in request order), or the L2's atomic
+ * units.  Returns the cycle its results are in registers; the unit's busy
+ * time is what throttles the next memory instruction (lg_throttle,
+ * mio_throttle). */
 #include "exec_cluster.h"
 #include "exec_int.h"
 #include "timing_int.h"
@@ -99,6 +100,16 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
     }
     if (out * per_out > occ)
         ts->lsu_free = start + out * per_out;
+    if (!store) {
+        /* the L1 hands load data back in the order it took the requests: a
+         * hit, or a miss whose sectors came back early, waits for the data of
+         * every load before it (the L1TEX unit's texture-style in-order data
+         * stage; the H100's warps of one SM end together, docs/timing.md
+         * item 18) */
+        if (ts->l1_return > done)
+            done = ts->l1_return;
+        ts->l1_return = done;
+    }
     (void)x;
     return done;
 }
@@ -113,6 +124,7 @@ static uint64_t via_smem(TimingModel *tm, int smid, uint64_t now, uint32_t m, co
     tm->out->bank_conflict_replays += (uint64_t)(wf - phases > 0 ? wf - phases : 0);
     uint64_t start = ts->mio_free > now ? ts->mio_free : now;
     ts->mio_free = start + (uint64_t)(wf > 0 ? wf : 1);
+    ts->mio_start[ts->mio_head++ % TIMING_MIO_MAX] = start;
     return start + lat + (uint64_t)(wf > 1 ? wf - 1 : 0);
 }
 

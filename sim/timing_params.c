@@ -73,7 +73,7 @@ static const TimingParams h100 = {
     ROW(TP_INT_INTDIV, 20, "[EST] the SASS sequence of div/rem.u32"),
     ROW(TP_SMEM_LAT, 21,
         "[HW] shared-memory chase 29.0 cycles a step (timing-microbench-h100.json smem_load_latency), less the chase's address arithmetic as the model times it"),
-    ROW(TP_MIO_QUEUE, 16, "[EST] MIO queue depth in cycles of work"),
+    ROW(TP_MIO_QUEUE, 16, "[EST] shared-memory instructions queued before issue stalls: fitted, transpose and banks families (12-32 give occupancy within 0.8 points of each other; docs/timing.md item 20)"),
     ROW(TP_L1_LAT, 32,
         "[HW] L1-hit chase 39.56 cycles a step (timing-microbench-h100.json l1_hit_latency), less the chase's address arithmetic as the model times it"),
     ROW(TP_L1_SECTORS_PER_CYCLE, 4, "[EST] 128 B/clk/SM L1 load bandwidth (whitepaper figure for A100/H100)"),

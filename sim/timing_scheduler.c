@@ -87,14 +87,13 @@ static inline bool kind_is_fixed(int cls)
 }
 
 /* The classes that queue for the SM's shared-memory unit (MIO), which the
- * four schedulers share.  It takes the schedulers waiting for it in turn, and
- * each scheduler gives a free place in it to the warp that issued least
- * recently rather than to the one it issued last (greedy): on the H100 the
- * warps of a block whose reads conflict 4- to 32-way end together
- * (traces/hw/timing-h100.json, family banks: achieved occupancy 12.3-12.4%
- * of 12.5% at every stride), where one scheduler, or one warp of it, taking
- * every free place would finish its warps thousands of cycles before the
- * others'. */
+ * four schedulers share.  Its queue holds mio_queue instructions, whatever
+ * their wavefronts, and it takes the schedulers waiting for room in it in
+ * turn: on the H100 the warps of a block whose reads conflict 4- to 32-way
+ * end together (traces/hw/timing-h100.json, family banks: achieved occupancy
+ * 12.3-12.4% of 12.5% at every stride), where scheduler 0, asked first every
+ * cycle, would take every place that frees and finish its warps thousands of
+ * cycles before the others' (docs/timing.md, item 20). */
 static inline bool uses_mio(int cls) { return cls == TC_SHARED || cls == TC_ATOM_SHARED; }
 
 /* Another scheduler waiting for the shared-memory unit comes before q in its turn. */
@@ -147,8 +146,10 @@ static inline uint64_t unit_room(const TimingModel *tm, const TimingSM *ts, int 
     }
     case TC_SHARED: case TC_ATOM_SHARED: {
         *reason = DEVICE_STALL_MIO_THROTTLE;
-        uint64_t depth = (uint64_t)v[TP_MIO_QUEUE];
-        return ts->mio_free > depth ? ts->mio_free - depth : 0;
+        /* room once the instruction mio_queue places back has started in the unit */
+        double d = v[TP_MIO_QUEUE];
+        uint64_t k = d < 1 ? 1u : d > TIMING_MIO_MAX ? TIMING_MIO_MAX : (uint64_t)d;
+        return ts->mio_head < k ? 0 : ts->mio_start[(ts->mio_head - k) % TIMING_MIO_MAX];
     }
     default: {
         int pipe[2];
@@ -288,8 +289,7 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
     Warp *greedy = ts->greedy[q], *best = NULL;
     bool random = x->cfg->schedule == DEVICE_SCHED_RANDOM;
     int gk = ts->greedy_k[q];
-    if (greedy && !random && gk < n && sm->wl[q + 4 * gk] == greedy && greedy->run &&
-        !uses_mio(tm->ii[next_pc(greedy, &tm->warps[greedy->slot])].cls)) {
+    if (greedy && !random && gk < n && sm->wl[q + 4 * gk] == greedy && greedy->run) {
         /* greedy: the warp issued last keeps issuing while it can (the others
          * are looked at when it cannot) */
         int32_t pc;
@@ -352,7 +352,7 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
                 best = w;
                 best_k = k;
             }
-        } else if (w == greedy && !uses_mio(tm->ii[pc].cls)) {
+        } else if (w == greedy) {
             best = w;
             best_k = k;
             got_greedy = true;

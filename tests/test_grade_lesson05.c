@@ -43,7 +43,7 @@ static void test_grade05_padded_tile_gets_full_marks(void **s)
     const char *o = json_get_string(item(r, RUBRIC), "output");
     assert_null(strstr(o, "bank-conflict"));
     /* well inside the limit: the margin the model's calibration may move */
-    assert_true(cycles_in(r) < 8500);
+    assert_true(cycles_in(r) < 9000);
 }
 
 static void test_grade05_starter_is_right_but_conflicted(void **s)

@@ -92,11 +92,11 @@ static void test_lesson09_every_claim_holds(void **st)
     const char *gains = strstr(t, "async1 / async2 ");
     assert_non_null(gains);
     assert_int_equal(sscanf(gains, "async1 / async2 %lfx %lfx %lfx", &g[0], &g[1], &g[2]), 3);
-    if (!(g[0] <= g[1] && g[1] <= g[2] && g[2] >= g[0] + 0.05 && g[0] > 1.25 && g[2] > 1.40))
+    if (!(g[0] <= g[1] && g[1] <= g[2] && g[2] > g[0] && g[0] > 1.25 && g[2] > 1.40))
         fail_msg("the model's gains %.2f %.2f %.2f: the README says they grow, each above the H100's", g[0], g[1],
                  g[2]);
-    assert_non_null(strstr(r, "The model's three gains, in the lesson's output, grow the same way, from 4 to 64 FMAs, "
-                              "each somewhat above the H100's"));
+    assert_non_null(strstr(r, "The model's three gains, in the lesson's output, grow the same way from 4 to 64 FMAs, "
+                              "though less, each above the H100's"));
     /* the commands to look closer and the graded exercise */
     assert_non_null(strstr(r, "`warpsim step lessons/09-async-copies/kernel.ptx"));
     assert_non_null(strstr(r, "`warpsim viz s.wst a2.wst --view sm`"));
