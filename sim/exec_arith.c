@@ -502,6 +502,8 @@ SimStatus dec_cmp(DecodeCtx *c)
         in->negsrc = neg;
     }
     in->fn = is_set ? ex_set : ex_setp;
+    if (!is_set && exec_vec_setp32(in)) /* 32-bit integers, no combining op */
+        in->fn = exec_vec_setp32(in);
     in->defs = is_set ? EXEC_DEFS_D : EXEC_DEFS_PRED;
     return SIM_OK;
 }

@@ -807,6 +807,15 @@ void exec_trace_states_end(Exec *x);      /* free the buffers (written or not) *
  * both paths can be checked on one machine.  Not for concurrent launches. */
 void exec_float_test_portable_fma(bool on);
 
+/* exec_vec.c: whole-warp handlers for the host's vector unit.  The handler
+ * of setp for 32-bit integers with no combining op, else NULL. */
+ExecFn exec_vec_setp32(const SimInst *in);
+/* Does the host run the AVX2 handlers (and exec_vec_test_mode allows it)? */
+bool exec_vec_avx2(void);
+/* For tests: 0 makes modules decoded from now on take the portable handlers
+ * even where the CPU has AVX2; -1 the host's best again. */
+void exec_vec_test_mode(int mode);
+
 /* printf (exec_printf.c): format vprintf(fmt, args) for lane l into x->out. */
 typedef struct ExecPrint {
     uint64_t block;

@@ -64,11 +64,11 @@ static void budget_fault(Exec *x, Warp *w, const SimInst *in, uint32_t m)
                "DeviceLaunch.inst_budget)", (unsigned long long)x->stats->warp_insts);
 }
 
-uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
+/* exec_issue_burst's loop, k instructions issued already. */
+__attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
 {
     const SimInst *insts = x->prog->insts;
     DeviceStats *st = x->stats;
-    uint64_t k = 0;
     for (;;) {
         const SimInst *in = &insts[w->upc];
         if (!w->conv || !in->plain) { /* everything else: exec_issue */
@@ -112,6 +112,18 @@ uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
         if (!w->run || x->faulted || (k && (k >= max || !w->conv || insts[w->upc].visible)))
             return k;
     }
+}
+
+uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
+{
+    if (w->conv)
+        return burst_loop(x, w, 0, max);
+    /* a diverged warp issues one group (its burst ends there unless that
+     * converged it): exec_issue without the loop's set-up */
+    uint64_t k = exec_issue(x, w);
+    if (!w->run || x->faulted || (k && (k >= max || !w->conv || x->prog->insts[w->upc].visible)))
+        return k;
+    return burst_loop(x, w, k, max);
 }
 
 /* A diverged warp's group (lanes m) moved on to gpc, every other runnable

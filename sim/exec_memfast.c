@@ -186,11 +186,70 @@ static inline void region_offsets(uint64_t addr[WARP], const Region *rg, uint32_
     default: { typedef uint64_t T; BODY; break; }                            \
     }
 
+/* ---- one lane ----------------------------------------------------------------
+ * A lane alone (thread 0 summing a block's values, a diverged tail): its
+ * address, the alignment check and region_at, as region_of makes them for a
+ * one-lane mask, without the 32-lane scan.  *host: where its bytes are;
+ * false when the lane-by-lane path must run. */
+static inline bool one_lane(Exec *x, Warp *w, const SimInst *in, uint32_t m, unsigned size, bool write,
+                            uint8_t **host)
+{
+    int l = __builtin_ctz(m);
+    uint64_t a = (in->base >= 0 ? exec_src(x, w, in->base)[l] : 0) + (uint64_t)in->off;
+    Region rg;
+    Lanes ln = {.m = m, .a0 = a, .step = 0}; /* (lane l's address: a0 + l * 0) */
+    if ((a & (size - 1)) || !region_at(x, w, in, a, a, size, write, &ln, &rg))
+        return false;
+    *host = rg.host + (a - rg.addr);
+    return true;
+}
+
+static bool ld_one(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    unsigned sz = in->size;
+    int n = in->vec, l = __builtin_ctz(m);
+    uint8_t *h;
+    if (!one_lane(x, w, in, m, sz * (unsigned)n, false, &h))
+        return false;
+    if (n == 1) {
+        BY_TYPE(sz, in->sub, {
+            T v;
+            memcpy(&v, h, sizeof v);
+            exec_reg(w, in->d)[l] = (uint64_t)v;
+        });
+        return true;
+    }
+    for (int k = 0; k < n; k++)
+        if (in->vd[k] >= 0)
+            BY_TYPE(sz, in->sub, {
+                T v;
+                memcpy(&v, h + k * sizeof v, sizeof v);
+                exec_reg(w, in->vd[k])[l] = (uint64_t)v;
+            });
+    return true;
+}
+
+static bool st_one(Exec *x, Warp *w, const SimInst *in, uint32_t m, const uint64_t *const v[4])
+{
+    unsigned sz = in->size;
+    int n = in->vec, l = __builtin_ctz(m);
+    uint8_t *h;
+    if (!one_lane(x, w, in, m, sz * (unsigned)n, true, &h))
+        return false;
+    BY_TYPE(sz, 0, for (int k = 0; k < n; k++) {
+        T t = (T)v[k][l];
+        memcpy(h + k * sizeof t, &t, sizeof t);
+    });
+    return true;
+}
+
 bool exec_ld_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     uint64_t addr[WARP], o0, step;
     Region rg;
     unsigned sz = in->size;
+    if (m && !(m & (m - 1)))
+        return ld_one(x, w, in, m);
     if (affine_of(x, w, in, m, sz * in->vec, false, &o0, &step, &rg)) {
         int n = in->vec;
         if (n > 1 && m == FULL_MASK && step == sz * (unsigned)n && in->vd[0] >= 0 && in->vd[1] >= 0 &&
@@ -273,6 +332,8 @@ bool exec_st_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         for (int k = 0; k < in->vec; k++)
             v[k] = exec_src(x, w, in->vd[k]);
     int n = in->vec;
+    if (m && !(m & (m - 1)))
+        return st_one(x, w, in, m, v);
     uint8_t *h;
     uint64_t span = (uint64_t)sz * (uint64_t)n;
     if (affine_of(x, w, in, m, (unsigned)span, true, &o0, &step, &rg)) {

@@ -306,6 +306,8 @@ static uint64_t burst(Exec *x, Warp *w)
  * the next block earlier -- that is decided between rounds (dispatch_free),
  * so this returns true when a slot became free while blocks still wait:
  * the SM's round ends there. */
+static bool sm_cycle_end(Exec *x, SimSM *sm, bool issued, Block **stalled, int nstalled);
+
 static bool sm_cycle(Exec *x, SimSM *sm)
 {
     bool issued = false;
@@ -341,6 +343,65 @@ static bool sm_cycle(Exec *x, SimSM *sm)
                 exec_trace_span(x, w);
         }
     }
+    return sm_cycle_end(x, sm, issued, stalled, nstalled);
+}
+
+/* sm_cycle for an SM whose schedulers pick round robin from their ready
+ * masks (sm->rr) with no stepper watching: the same picks, bursts and
+ * bookkeeping, without asking the schedule, the timing model or the
+ * stepper at every pick. */
+static bool sm_cycle_rr(Exec *x, SimSM *sm)
+{
+    bool issued = false;
+    Block *stalled[4];
+    int nstalled = 0;
+    uint64_t cyc = x->cycle;
+    for (int q = 0; q < 4; q++) {
+        if (sm->busy[q] > cyc) { /* still issuing an earlier burst */
+            issued = true;
+            continue;
+        }
+        uint64_t r = sm->ready[q];
+        if (!r)
+            continue;
+        int start = sm->last[q] + 1; /* pick()'s roundrobin */
+        if (start >= sm->share[q])
+            start = 0;
+        uint64_t up = r & (~0ull << start);
+        int k = __builtin_ctzll(up ? up : r);
+        sm->last[q] = k;
+        Warp *w = sm->wl[q + 4 * k];
+        uint64_t bars = x->stats->barriers;
+        uint64_t n = exec_issue_burst(x, w, BURST_MAX);
+        uint64_t busy = sm->busy[q] = cyc + (n ? n : 1);
+        Block *b = w->blk;
+        int i = b->wl + w->id; /* its place in wl */
+        if (x->stats->barriers != bars) /* a release woke warps of its block */
+            block_ready(x, sm, b);
+        else if (!w->run)
+            sm->ready[i & 3] &= ~(1ull << (i >> 2));
+        if (busy > x->end_cycle) /* the launch lasts until its last burst ends */
+            x->end_cycle = busy;
+        if (busy > b->busy_until)
+            b->busy_until = busy;
+        issued = true;
+        if (!w->run) {
+            stalled[nstalled++] = b;
+            if (x->trace)
+                exec_trace_span(x, w);
+        }
+        if (x->faulted)
+            break;
+    }
+    if (issued && !nstalled && !x->faulted && !(sm->finishing && cyc + 1 >= sm->finishing))
+        return false; /* (sm_cycle_end's first test, without the call) */
+    return sm_cycle_end(x, sm, issued, stalled, nstalled);
+}
+
+/* The end of a cycle of sm (sm_cycle, sm_cycle_rr): the blocks of the
+ * warps that stopped are looked at. */
+static bool sm_cycle_end(Exec *x, SimSM *sm, bool issued, Block **stalled, int nstalled)
+{
     bool recheck = sm->finishing && x->cycle + 1 >= sm->finishing;
     if (x->faulted || (issued && !nstalled && !recheck))
         return false;
@@ -381,6 +442,54 @@ static bool sm_cycle(Exec *x, SimSM *sm)
     return x->next_block < x->nblocks;
 }
 
+/* A free slot waiting for a block: when its SM freed it, its index. */
+typedef struct {
+    uint64_t when;
+    int slot;
+} FreeSlot;
+
+static int free_slot_cmp(const void *pa, const void *pb)
+{
+    const FreeSlot *a = pa, *b = pb;
+    if (a->when != b->when)
+        return a->when < b->when ? -1 : 1;
+    return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+/* dispatch_free's choices from one look at the slots: dispatching a block
+ * changes no other slot's claim, so its repeated search (the earliest freed
+ * slot, the lowest of those) takes them in (free_at, slot) order.  false
+ * (nothing done) when more slots are free than it sorts at once. */
+static bool dispatch_sorted(Exec *x)
+{
+    enum { MAX_FREE = 256 };
+    FreeSlot fs[MAX_FREE];
+    int n = 0;
+    for (int i = 0; i < x->nslots; i++) {
+        const Block *b = &x->blocks[i];
+        uint64_t when = x->sms[b->sm].free_at;
+        if (b->live || when == UINT64_MAX)
+            continue;
+        if (n == MAX_FREE)
+            return false;
+        fs[n].when = when;
+        fs[n++].slot = i;
+    }
+    qsort(fs, (size_t)n, sizeof *fs, free_slot_cmp);
+    for (int k = 0; k < n && x->next_block < x->nblocks; k++) {
+        Block *best = &x->blocks[fs[k].slot];
+        SimSM *sm = &x->sms[best->sm];
+        if (sm->now < fs[k].when)
+            sm->now = fs[k].when;
+        uint64_t keep = x->cycle;
+        x->cycle = sm->now;
+        block_dispatch(x, best);
+        x->cycle = keep;
+        sm_rebuild(x, sm);
+    }
+    return true;
+}
+
 /* Give waiting blocks to free slots, earliest freed first (then lowest
  * SM): hardware's dispatcher hands the next block to the first SM with
  * room.  Every SM ran at least as far as the earliest free slot, so no SM
@@ -392,6 +501,8 @@ static void dispatch_free(Exec *x)
             ;
         return;
     }
+    if (dispatch_sorted(x))
+        return;
     while (x->next_block < x->nblocks) {
         Block *best = NULL;
         uint64_t when = UINT64_MAX;
@@ -459,7 +570,7 @@ static void sm_slice(Exec *x, SimSM *sm, uint64_t limit)
         sm_rebuild(x, sm);
     while (sm->now < limit && sm->live && !x->faulted) {
         x->cycle = sm->now;
-        bool freed = sm_cycle(x, sm);
+        bool freed = sm->rr && !x->cfg->on_issue ? sm_cycle_rr(x, sm) : sm_cycle(x, sm);
         if (x->tm) { /* timing hook: skip idle cycles, not past the slice (traces) */
             uint64_t next = timing_next_cycle(x, sm);
             sm->now = next < limit ? next : limit;

@@ -11,7 +11,8 @@
  * reference).  A warp clears only the registers a lane may read before
  * writing them (exec_regs.c): blocks that do and blocks that do not write
  * a register share block slots, and each must still read 0 where it did not
- * write.  The kernels are inline PTX.  Run from the repository root. */
+ * write.  setp on 32-bit integers (exec_vec.c: AVX2 where the host has it,
+ * else SSE2) is checked against C's comparisons on both paths.  The kernels are inline PTX.  Run from the repository root. */
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
@@ -30,6 +31,7 @@
 static int teardown(void **s)
 {
     exec_float_test_portable_fma(false);
+    exec_vec_test_mode(-1);
     return harness_teardown(s);
 }
 
@@ -210,6 +212,87 @@ static void test_exec_paths_fma_f32_partial_warp_matches_fmaf(void **state)
     memset(out, 0, sizeof out);
     fma_run(&in, 64, out);
     fma_check(&in, out, "guarded tail");
+}
+
+/* ---- setp on 32-bit integers (exec_vec.c) ---------------------------------
+ * out[i]: bit k set when comparison k of a[i] and b[i] held -- eq ne lt le gt
+ * ge as .s32 (bits 0-5), as .u32 (6-11), lt.s32 into p|q (12-13), and
+ * a[i] >= 7 as .u32 (14). */
+static const char *setp_ptx =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pd, .param .u32 n)\n"
+    "{\n"
+    ".reg .pred %p<20>;\n.reg .b32 %r<20>;\n.reg .b64 %rd<12>;\n"
+    "ld.param.u64 %rd1, [pa];\nld.param.u64 %rd2, [pb];\nld.param.u64 %rd4, [pd];\nld.param.u32 %r5, [n];\n"
+    "mov.u32 %r1, %ctaid.x;\nmov.u32 %r2, %ntid.x;\nmov.u32 %r3, %tid.x;\n"
+    "mad.lo.s32 %r4, %r1, %r2, %r3;\n"
+    "setp.ge.u32 %p0, %r4, %r5;\n@%p0 bra DONE;\n"
+    "mul.wide.u32 %rd5, %r4, 4;\nadd.s64 %rd6, %rd1, %rd5;\nadd.s64 %rd7, %rd2, %rd5;\nadd.s64 %rd9, %rd4, %rd5;\n"
+    "ld.global.u32 %r6, [%rd6];\nld.global.u32 %r7, [%rd7];\n"
+    "setp.eq.s32 %p1, %r6, %r7;\nsetp.ne.s32 %p2, %r6, %r7;\nsetp.lt.s32 %p3, %r6, %r7;\n"
+    "setp.le.s32 %p4, %r6, %r7;\nsetp.gt.s32 %p5, %r6, %r7;\nsetp.ge.s32 %p6, %r6, %r7;\n"
+    "setp.eq.u32 %p7, %r6, %r7;\nsetp.ne.u32 %p8, %r6, %r7;\nsetp.lt.u32 %p9, %r6, %r7;\n"
+    "setp.le.u32 %p10, %r6, %r7;\nsetp.gt.u32 %p11, %r6, %r7;\nsetp.ge.u32 %p12, %r6, %r7;\n"
+    "setp.lt.s32 %p13|%p14, %r6, %r7;\nsetp.ge.u32 %p15, %r6, 7;\n"
+    "mov.u32 %r9, 0;\n"
+#define SETP_BIT(p, k) "selp.u32 %r10, " #k ", 0, %p" #p ";\nor.b32 %r9, %r9, %r10;\n"
+    SETP_BIT(1, 1) SETP_BIT(2, 2) SETP_BIT(3, 4) SETP_BIT(4, 8) SETP_BIT(5, 16) SETP_BIT(6, 32)
+    SETP_BIT(7, 64) SETP_BIT(8, 128) SETP_BIT(9, 256) SETP_BIT(10, 512) SETP_BIT(11, 1024)
+    SETP_BIT(12, 2048) SETP_BIT(13, 4096) SETP_BIT(14, 8192) SETP_BIT(15, 16384)
+#undef SETP_BIT
+    "st.global.u32 [%rd9], %r9;\n"
+    "DONE:\nret;\n}\n";
+#define NSETP 4096
+
+static uint32_t setp_ref(uint32_t a, uint32_t b)
+{
+    int32_t sa = (int32_t)a, sb = (int32_t)b;
+    bool c[15] = {sa == sb, sa != sb, sa < sb, sa <= sb, sa > sb, sa >= sb,
+                  a == b, a != b, a < b, a <= b, a > b, a >= b, sa < sb, !(sa < sb), a >= 7};
+    uint32_t r = 0;
+    for (int k = 0; k < 15; k++)
+        r |= (uint32_t)c[k] << k;
+    return r;
+}
+
+/* Every comparison on edge values, equal pairs and random ones, with
+ * blocks of `block` threads and n of NSETP inputs (a ragged last warp). */
+static void setp_run_check(unsigned block, uint32_t n, const char *what)
+{
+    static const uint32_t edge[] = {0, 1, 7, 8, 6, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xffffffffu, 0xfffffff9u};
+    static uint32_t a[NSETP], b[NSETP], out[NSETP];
+    int ne = (int)(sizeof edge / sizeof *edge), i = 0;
+    for (int x = 0; x < ne; x++)
+        for (int y = 0; y < ne; y++, i++) {
+            a[i] = edge[x];
+            b[i] = edge[y];
+        }
+    for (; i < NSETP; i++) {
+        a[i] = rnd32();
+        b[i] = (i & 3) == 0 ? a[i] : (i & 3) == 1 ? a[i] ^ 0x80000000u : rnd32();
+    }
+    DeviceModule *m = load_text("setp.ptx", setp_ptx);
+    DevicePtr pa = up(a, sizeof a), pb = up(b, sizeof b), pd = up(out, sizeof out);
+    void *args[] = {&pa, &pb, &pd, &n};
+    DeviceFault fault;
+    assert_int_equal(launch(m, (n + block - 1) / block, block, args, &fault), SIM_OK);
+    down(out, pd, sizeof out);
+    int bad = 0;
+    for (uint32_t j = 0; j < n; j++)
+        if (out[j] != setp_ref(a[j], b[j]) && bad++ < 5)
+            print_error("%s: a %08x b %08x: bits %04x, want %04x\n", what, a[j], b[j], out[j], setp_ref(a[j], b[j]));
+    assert_int_equal(bad, 0);
+}
+
+static void test_exec_paths_setp32_matches_c_on_host_and_portable_paths(void **state)
+{
+    (void)state;
+    setp_run_check(256, NSETP, "full warps");
+    setp_run_check(40, NSETP - 3, "blocks of 40");
+    exec_vec_test_mode(0); /* modules loaded from here on: the portable handlers */
+    setp_run_check(256, NSETP, "full warps, portable");
+    setp_run_check(40, NSETP - 3, "blocks of 40, portable");
+    exec_vec_test_mode(-1);
 }
 
 /* ---- stores that fault in one lane --------------------------------------- */
@@ -559,6 +642,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_exec_paths_fma_f32_full_warp_matches_fmaf),
         T(test_exec_paths_fma_f32_partial_warp_matches_fmaf),
+        T(test_exec_paths_setp32_matches_c_on_host_and_portable_paths),
         T(test_exec_paths_store_out_of_bounds_in_one_lane),
         T(test_exec_paths_store_misaligned_in_one_lane),
         T(test_exec_paths_partial_warp_store_faults_like_full),
