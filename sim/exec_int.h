@@ -673,6 +673,9 @@ bool exec_par_end(Exec *x, ExecParReport *rep);
  * depend on what was there): read-modify-writes of global memory, the
  * atomics, never run on threads (exec_par.c). */
 void exec_par_note(Exec *x, uint64_t a, uint64_t size, bool write);
+/* In a chunk: a lane read global memory at a, in allocation al, in a warp
+ * access that is not one range (a gather): its 4 KB page is noted whole. */
+void exec_par_note_gather(Exec *x, const MemAlloc *al, uint64_t a);
 /* In a chunk, before writing size bytes at a in allocation al: their 4 KB
  * pages are saved for the round (by the first chunk to write each; another
  * waits for its copy).  false when memory ran out (the write must not

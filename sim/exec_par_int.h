@@ -45,6 +45,18 @@ typedef struct {
     uint64_t noted;                   /* notes this round (the cost of keeping them) */
 } ParRanges;
 
+/* The 4 KB pages of global memory a chunk read lane by lane (a gather):
+ * noted whole, in its allocation, so that scattered reads cost a lookup
+ * each and few ranges (reads are checked against other chunks' writes
+ * only; reading a page another chunk wrote a byte of, in the same round,
+ * counts as a conflict). */
+typedef struct {
+    uint64_t *key;                    /* page number + 1; 0 empty (open addressing, cap a power of two) */
+    ParRange *r;                      /* the page, within its allocation */
+    size_t cap, n;
+    uint64_t last;                    /* the key noted last */
+} ParPageSet;
+
 /* A range of a chunk's, for the check across chunks. */
 typedef struct {
     uint64_t lo, hi;
@@ -96,6 +108,7 @@ struct ExecParChunk {
     int *alog_index;                  /* open addressing over alog, cap 2 * cap_alog */
     bool alog_overflow;               /* met more than PAR_ALOG_MAX addresses */
     ParRanges rd, wr;                 /* what it read and wrote this round */
+    ParPageSet rpages;                /* pages it read lane by lane (into rd at its end) */
     ParSaves round;                   /* pages it saved this round, before its writes */
     bool oom;                         /* out of memory noting or saving */
     ParAlloc *al_last;                /* the allocation it wrote last */

@@ -62,6 +62,60 @@ void exec_par_note(Exec *x, uint64_t a, uint64_t size, bool write)
     r->v[r->n++] = (ParRange){a, hi};
 }
 
+static bool pageset_grow(ParPageSet *ps)
+{
+    size_t cap = ps->cap ? ps->cap * 2 : 256;
+    uint64_t *key = calloc(cap, sizeof *key);
+    ParRange *r = malloc(cap * sizeof *r);
+    if (!key || !r) {
+        free(key);
+        free(r);
+        return false;
+    }
+    for (size_t i = 0; i < ps->cap; i++)
+        if (ps->key[i]) {
+            size_t j = (size_t)(ps->key[i] * 0x9e3779b97f4a7c15ull >> 20) & (cap - 1);
+            while (key[j])
+                j = (j + 1) & (cap - 1);
+            key[j] = ps->key[i];
+            r[j] = ps->r[i];
+        }
+    free(ps->key);
+    free(ps->r);
+    ps->key = key;
+    ps->r = r;
+    ps->cap = cap;
+    return true;
+}
+
+void exec_par_note_gather(Exec *x, const MemAlloc *al, uint64_t a)
+{
+    ExecParChunk *c = x->pchunk;
+    ParPageSet *ps = &c->rpages;
+    uint64_t k = (a >> PAR_PAGE_BITS) + 1;
+    c->rd.noted++;
+    if (k == ps->last)
+        return;
+    ps->last = k;
+    size_t i = 0;
+    if (ps->cap)
+        for (i = (size_t)(k * 0x9e3779b97f4a7c15ull >> 20) & (ps->cap - 1); ps->key[i]; i = (i + 1) & (ps->cap - 1))
+            if (ps->key[i] == k)
+                return;
+    if ((ps->n + 1) * 2 > ps->cap) {
+        if (!pageset_grow(ps)) {
+            c->oom = true;
+            return;
+        }
+        for (i = (size_t)(k * 0x9e3779b97f4a7c15ull >> 20) & (ps->cap - 1); ps->key[i]; i = (i + 1) & (ps->cap - 1))
+            ;
+    }
+    uint64_t lo = (k - 1) << PAR_PAGE_BITS, hi = lo + PAR_PAGE, end = al->addr + al->size;
+    ps->key[i] = k;
+    ps->r[i] = (ParRange){lo > al->addr ? lo : al->addr, hi < end ? hi : end};
+    ps->n++;
+}
+
 static int range_cmp(const void *a, const void *b)
 {
     const ParRange *p = a, *q = b;
@@ -90,6 +144,19 @@ static void ranges_merge(ParRanges *r)
 
 void par_chunk_end(ExecParChunk *c)
 {
+    ParPageSet *ps = &c->rpages;
+    for (size_t i = 0; i < ps->cap && ps->n; i++) /* the pages read lane by lane join the reads */
+        if (ps->key[i]) {
+            if (c->rd.n == c->rd.cap && !ranges_grow(&c->rd)) {
+                c->oom = true;
+                break;
+            }
+            c->rd.v[c->rd.n++] = ps->r[i];
+            ps->key[i] = 0;
+            ps->n--;
+        }
+    ps->n = 0;
+    ps->last = 0;
     ranges_merge(&c->rd);
     ranges_merge(&c->wr);
 }
@@ -386,6 +453,9 @@ void par_mem_free(ExecPar *p)
         free(c->wr.v);
         memset(&c->rd, 0, sizeof c->rd);
         memset(&c->wr, 0, sizeof c->wr);
+        free(c->rpages.key);
+        free(c->rpages.r);
+        memset(&c->rpages, 0, sizeof c->rpages);
         saves_free(&c->round);
     }
     saves_free(&p->keep);

@@ -239,6 +239,21 @@ static void test_blocks_reading_each_others_words_give_the_serial_chain(void **s
     free(a0);
 }
 
+static void test_blocks_gathering_each_others_words_give_the_serial_chain(void **s)
+{
+    (void)s;
+    enum { B = 400 };
+    int *a0 = calloc((B + 1) * 32, sizeof *a0);
+    assert_non_null(a0);
+    for (int i = 0; i < 32; i++)
+        a0[i] = i * 3;
+    Args a = {.init = {a0}, .bytes = {(B + 1) * 32 * 4}, .nbuf = 1};
+    char note[160];
+    assert_int_equal(same_as_one("gather_chain", B, 32, &a, 0, 4, note, sizeof note), 1);
+    assert_non_null(strstr(note, "same bytes"));
+    free(a0);
+}
+
 static void test_a_fault_is_the_serial_fault(void **s)
 {
     (void)s;
@@ -396,6 +411,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_kernel_with_global_atomics_stays_on_one_thread_without_trying,
                                         harness_setup_sim, harness_teardown),
         cmocka_unit_test_setup_teardown(test_blocks_reading_each_others_words_give_the_serial_chain,
+                                        harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_blocks_gathering_each_others_words_give_the_serial_chain,
                                         harness_setup_sim, harness_teardown),
         cmocka_unit_test_setup_teardown(test_a_fault_is_the_serial_fault, harness_setup_sim, harness_teardown),
         cmocka_unit_test_setup_teardown(test_the_budget_stops_where_one_thread_stops, harness_setup_sim,

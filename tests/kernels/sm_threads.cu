@@ -129,3 +129,13 @@ extern "C" __global__ void byte_per_block(unsigned char *out)
     if (threadIdx.x == 0)
         out[blockIdx.x] = (unsigned char)(blockIdx.x * 7 + 1);
 }
+
+// Block b gathers (lanes at scattered words, not one range) what block
+// b - 1 wrote: a race across blocks that the notes of a gather (its pages)
+// must catch.
+extern "C" __global__ void gather_chain(int *a)
+{
+    int l = threadIdx.x;
+    int v = a[blockIdx.x * 32 + (l * 5 % 16) * 2];
+    a[(blockIdx.x + 1) * 32 + l] = v + 1;
+}
