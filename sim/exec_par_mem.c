@@ -3,22 +3,25 @@
  *
  * Notes: a chunk keeps the byte ranges it read and wrote in a round as two
  * lists -- a warp's coalesced access is one range, and one that touches
- * the last grows it -- sorted and merged at the chunk's end; the check
- * sorts every chunk's ranges together and sweeps them once.
+ * the last grows it; a gather's reads are their 4 KB pages, in a set --
+ * sorted and merged at the chunk's end; the check sorts every chunk's
+ * ranges together and sweeps them once.
  *
  * Saves: before the first write of a round to a 4 KB page, the chunk that
  * writes copies it (the first claims it; another waits until the copy is
  * made), so a round that fails can be put back.  When a round passes,
- * only the pages it wrote that some passed round read are kept for the
- * launch: a byte whose first access in the serial order is a write is
- * written again, before anything reads it, when the launch runs again on
- * one thread, so what the attempt left there does not matter.  Abandoning
- * puts back the failed round's copies, then the kept ones.  An output
- * written once (out[i] = f(in[i])) is copied once per round, in memory
- * kept from round to round, and never kept.
+ * only the pages it wrote that a round that passed (it too) read are kept
+ * for the launch, as they were before it.  Why that is enough: the rounds
+ * that passed are the serial run's rounds, so a byte they wrote on a page
+ * nothing had read was, in the serial order, written before anything read
+ * it; the run again on one thread writes it again, in the same round,
+ * before anything reads it, and what the attempt left there never shows.
+ * Abandoning puts back the failed round's copies, then the kept ones (the
+ * older bytes last).  An output written once (out[i] = f(in[i])) is copied
+ * once per round, in memory kept from round to round, and never kept.
  *
- * Called by exec_mem.c and exec_memfast.c (exec_par_note, exec_par_write)
- * and exec_par.c (the rest). */
+ * Called by exec_mem.c and exec_memfast.c (exec_par_note,
+ * exec_par_note_gather, exec_par_write) and exec_par.c (the rest). */
 #include "exec_par_int.h"
 
 #include <sched.h>
@@ -200,6 +203,8 @@ bool par_conflicts(ExecPar *p, int nchunks)
     size_t n = 0;
     for (int k = 0; k < nchunks; k++)
         n += p->chunks[k].rd.n + p->chunks[k].wr.n;
+    if (!n)
+        return false;
     if (n > p->cap_all) {
         ParTagged *a = realloc(p->all, n * sizeof *a);
         if (!a) {
