@@ -508,7 +508,7 @@ bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t 
     uint64_t cost = 0;
     for (int k = 0; k < nchunks; k++)
         cost += par_chunk_cost(&p->chunks[k]);
-    if (cost * 100 > work * PAR_KEEP_PERCENT) {
+    if (work >= PAR_JUDGE_LEAST && cost * 100 > work * PAR_KEEP_PERCENT) { /* (one of little work costs little) */
         p->serial = true;
         snprintf(p->serial_why, sizeof p->serial_why, "%s", PAR_COSTLY);
         par_mem_free(p); /* nothing will be undone now */

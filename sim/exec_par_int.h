@@ -24,7 +24,8 @@
  * threads gain: a round that cost that much is the last on threads (the
  * launch goes on on one), and a chunk of the first round that cost that
  * much once it ran PAR_JUDGE_LEAST warp instructions stops it, and the
- * launch runs again on one thread. */
+ * launch runs again on one thread.  (Rounds and chunks that ran fewer are
+ * not judged.) */
 #define PAR_KEEP_PERCENT 50
 #define PAR_JUDGE_LEAST 4096
 #define PAR_COST_NOTE 8
