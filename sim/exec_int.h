@@ -647,7 +647,10 @@ typedef void (*ExecParSlice)(Exec *x, SimSM *sm, uint64_t limit);
 typedef struct {
     int threads;              /* threads that ran the launch's rounds */
     uint64_t rounds, rounds_parallel; /* rounds, and those cut into several chunks */
-    uint64_t pages_saved;     /* pages of global memory saved before a write */
+    uint64_t rounds_serial;   /* rounds run on one thread at the end (serial_why) */
+    char serial_why[96];      /* "" or why the last rounds_serial rounds ran on one thread */
+    uint64_t pages_round;     /* 4 KB pages of global memory copied before a round's write */
+    uint64_t pages_kept;      /* of them, kept for the launch (read, then written) */
     bool abandoned;           /* the attempt was given up: run the launch again serially */
     char why[96];             /* why */
 } ExecParReport;
@@ -666,10 +669,17 @@ bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t 
  * and the caller runs the launch again with x->par NULL. */
 bool exec_par_end(Exec *x, ExecParReport *rep);
 /* In a chunk (x->pchunk): lanes read (write false) or wrote size bytes of
- * global memory at a. */
+ * global memory at a.  A write is a plain store (what it leaves does not
+ * depend on what was there): read-modify-writes of global memory, the
+ * atomics, never run on threads (exec_par.c). */
 void exec_par_note(Exec *x, uint64_t a, uint64_t size, bool write);
-/* In a chunk, before writing size bytes at a in allocation al: the pages
- * are saved.  false when memory ran out (the write must not happen). */
+/* In a chunk: a lane read global memory at a, in allocation al, in a warp
+ * access that is not one range (a gather): its 4 KB page is noted whole. */
+void exec_par_note_gather(Exec *x, const MemAlloc *al, uint64_t a);
+/* In a chunk, before writing size bytes at a in allocation al: their 4 KB
+ * pages are saved for the round (by the first chunk to write each; another
+ * waits for its copy).  false when memory ran out (the write must not
+ * happen). */
 bool exec_par_write(Exec *x, const MemAlloc *al, uint64_t a, uint64_t size);
 /* In a chunk: exec_atomic_log's work, into the chunk's own log. */
 void exec_par_atomic_log(Exec *x, Warp *w, int lane, const char *space, uint64_t addr, uint64_t old,

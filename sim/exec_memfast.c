@@ -22,8 +22,9 @@ typedef struct {
 /* A chunk's warp access to allocation al (addresses lo..hi): the bytes
  * noted, and the pages saved first when it writes; false when they could
  * not be.  Lanes that cover lo..hi + size without a gap (a coalesced
- * access, the common case) are noted as that one range; a range noted
- * wider than touched can only make a false conflict, never miss one. */
+ * access, the common case) are noted as that one range; other reads (a
+ * gather) as their lanes' pages, other writes lane by lane.  Noting more
+ * than was touched can only make a false conflict, never miss one. */
 static bool par_region(Exec *x, const MemAlloc *al, const Lanes *ln, unsigned size, bool write, uint64_t lo,
                        uint64_t hi)
 {
@@ -37,7 +38,11 @@ static bool par_region(Exec *x, const MemAlloc *al, const Lanes *ln, unsigned si
     for (uint32_t r = ln->m; r; r &= r - 1) {
         int l = __builtin_ctz(r);
         uint64_t a = ln->addr ? ln->addr[l] : ln->a0 + (uint64_t)l * ln->step;
-        if (write && !exec_par_write(x, al, a, size))
+        if (!write) {
+            exec_par_note_gather(x, al, a); /* the page: a lookup, not a range to sort */
+            continue;
+        }
+        if (!exec_par_write(x, al, a, size))
             return false;
         exec_par_note(x, a, size, write);
     }

@@ -6,15 +6,21 @@
  * Exec with its own statistics, fault, lookup cache and atomic log; a chunk
  * runs its SMs in order, as the serial round does.  Chunks can reach each
  * other only through global memory, so each notes the bytes of global
- * memory it read and wrote in the round.  When two chunks touched a byte
- * and one of them wrote it (an atomic is a write), the serial order might
- * have given another value: the attempt is abandoned.  So is one in which
- * the kernel faulted or ran past its instruction budget (which SMs ran on
- * past the fault is what differs).  Abandoning puts global memory back as
- * it was before the launch -- every page is saved before its first write --
- * and exec_launch runs the launch again on one thread.  A race-free kernel,
- * most kernels, runs on every thread to its end; outputs, statistics,
- * faults and the atomic log are the serial run's in every case.
+ * memory it read and wrote in the round (exec_par_mem.c).  When two chunks
+ * touched a byte and one of them wrote it, the serial order might have
+ * given another value: the attempt is abandoned.  So is one in which the
+ * kernel faulted or ran past its instruction budget (which SMs ran on past
+ * the fault is what differs).  Abandoning puts back what the launch's run
+ * again on one thread may read -- the failed round's pages as they were
+ * before it, and the pages rounds that passed read and then wrote as they
+ * were before the launch (exec_par_mem.c says why that is enough) -- and
+ * exec_launch runs the launch again on one thread.  Keeping track costs:
+ * a round whose notes and copies cost more than half of simulating it is
+ * the last on threads (the launch goes on on one thread, with nothing to
+ * undo), and a first round that shows it early stops and runs again on one.
+ * A race-free kernel, most kernels, runs on every thread to its end;
+ * outputs, statistics, faults and the atomic log are the serial run's in
+ * every case.
  *
  * Only where nothing else is shared between SMs (exec_par_begin): untimed,
  * untraced, no race checking, the roundrobin schedule, lane or reverse
@@ -31,15 +37,33 @@
 
 /* ---- the workers ---------------------------------------------------------------- */
 
+/* Keeping track of c's memory cost more than PAR_KEEP_PERCENT % of
+ * simulating it, once it has done enough to tell. */
+static bool too_costly(const ExecParChunk *c, uint64_t least)
+{
+    uint64_t work = c->stats.warp_insts - c->start.warp_insts;
+    return work >= least && par_chunk_cost(c) * 100 > work * PAR_KEEP_PERCENT;
+}
+
 static void chunk_run(ExecPar *p, ExecParChunk *c)
 {
     c->end = 0;
     for (int i = 0; i < c->nsms && !c->x.faulted; i++) {
+        if (atomic_load_explicit(&p->give_up, memory_order_relaxed))
+            break;
         SimSM *sm = &p->x->sms[c->sms[i]];
         p->slice(&c->x, sm, p->limit);
         if (sm->now > c->end)
             c->end = sm->now;
+        /* the first round can stop early: the launch runs again on one
+         * thread, having lost little (later rounds end, and the launch goes
+         * on from there on one thread: exec_par_round) */
+        if (p->rounds == 1 && i + 1 < c->nsms && too_costly(c, PAR_JUDGE_LEAST)) {
+            atomic_store_explicit(&p->give_up, true, memory_order_relaxed);
+            break;
+        }
     }
+    par_chunk_end(c); /* its ranges sorted here, on its own thread */
 }
 
 /* Take and run chunks of the round until none is left. */
@@ -166,7 +190,8 @@ const char *exec_par_begin(Exec *x, int threads, ExecParSlice slice)
         return "out of memory";
     }
     pthread_mutex_init(&p->mu, NULL);
-    pthread_mutex_init(&p->save_mu, NULL);
+    pthread_mutex_init(&p->al_mu, NULL);
+    atomic_init(&p->give_up, false);
     pthread_cond_init(&p->go, NULL);
     pthread_cond_init(&p->done, NULL);
     for (int i = 0; i < threads - 1; i++) {
@@ -196,17 +221,20 @@ bool exec_par_end(Exec *x, ExecParReport *rep)
         rep->abandoned = p->abandoned;
         snprintf(rep->why, sizeof rep->why, "%s", p->why);
         rep->rounds_parallel = p->rounds_parallel;
-        rep->pages_saved = p->nsaved;
+        rep->rounds_serial = p->rounds_serial;
+        snprintf(rep->serial_why, sizeof rep->serial_why, "%s", p->serial ? p->serial_why : "");
+        rep->pages_round = p->pages_round;
+        rep->pages_kept = p->pages_kept;
     }
-    par_saves_restore(p, again);
+    if (again)
+        par_restore(p);
+    par_mem_free(p);
     for (int i = 0; i < p->cap_chunks; i++) {
-        par_set_free(&p->chunks[i].set);
         free(p->chunks[i].alog);
         free(p->chunks[i].alog_index);
     }
-    par_set_free(&p->uni);
     pthread_mutex_destroy(&p->mu);
-    pthread_mutex_destroy(&p->save_mu);
+    pthread_mutex_destroy(&p->al_mu);
     pthread_cond_destroy(&p->go);
     pthread_cond_destroy(&p->done);
     free(p->chunks);
@@ -307,7 +335,7 @@ static void chunk_setup(ExecPar *p, ExecParChunk *c, const int *sms, int nsms)
             if (e)
                 *e = x->alog[i];
         }
-    par_set_clear(&c->set);
+    par_chunk_begin(c);
 }
 
 static void stats_add(DeviceStats *to, const DeviceStats *now, const DeviceStats *start)
@@ -365,6 +393,21 @@ static void merge_alog(ExecPar *p, Exec *x, const ExecParChunk *c)
     }
 }
 
+/* A round on the calling thread, on the launch's Exec: what exec_sched.c's
+ * loop does for the roundrobin schedule. */
+static bool serial_round(ExecPar *p, const int *act, int nact, uint64_t limit, uint64_t *end)
+{
+    Exec *x = p->x;
+    p->rounds_serial++;
+    for (int i = 0; i < nact && !x->faulted; i++) {
+        SimSM *sm = &x->sms[act[i]];
+        p->slice(x, sm, limit);
+        if (sm->now > *end)
+            *end = sm->now;
+    }
+    return true;
+}
+
 static void abandon(ExecPar *p, const char *why, const char *kind)
 {
     p->abandoned = true;
@@ -374,10 +417,14 @@ static void abandon(ExecPar *p, const char *why, const char *kind)
 bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t *end)
 {
     ExecPar *p = x->par;
+    p->rounds++;
+    if (p->serial) /* on one thread from here, as exec_sched.c's serial loop runs a round */
+        return serial_round(p, act, nact, limit, end);
     int nchunks = nact < p->cap_chunks ? nact : p->cap_chunks;
     if (p->started == 0 || nact < 2)
         nchunks = 1; /* one thread: the round as one chunk (its writes still saved) */
-    p->rounds++;
+    p->round_id = (uint32_t)p->rounds;
+    p->nchunks_round = nchunks;
     if (x->alog) {
         p->alog_n0 = *x->n_alog;
         for (int i = 0; i < p->alog_n0; i++) {
@@ -406,8 +453,16 @@ bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t 
             pthread_cond_wait(&p->done, &p->mu);
         pthread_mutex_unlock(&p->mu);
     }
+    if (atomic_load_explicit(&p->give_up, memory_order_relaxed)) {
+        abandon(p, PAR_COSTLY, NULL);
+        return false;
+    }
     for (int k = 0; k < nchunks; k++) {
         ExecParChunk *c = &p->chunks[k];
+        if (c->oom) {
+            abandon(p, "out of memory keeping track of global memory", NULL);
+            return false;
+        }
         if (c->x.faulted) { /* the SMs after it ran on: only the serial run can say what stopped where */
             abandon(p, "a fault:", c->fault.kind);
             return false;
@@ -418,12 +473,18 @@ bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t 
         }
     }
     if (nchunks > 1 && par_conflicts(p, nchunks)) {
+        if (p->oom) {
+            abandon(p, "out of memory keeping track of global memory", NULL);
+            return false;
+        }
         abandon(p, "two SMs on different threads touched the same bytes of global memory, one of them writing",
                 NULL);
         return false;
     }
+    uint64_t work = 0;
     for (int k = 0; k < nchunks; k++) {
         ExecParChunk *c = &p->chunks[k];
+        work += c->stats.warp_insts - c->start.warp_insts;
         stats_add(x->stats, &c->stats, &c->start);
         if (c->x.end_cycle > x->end_cycle)
             x->end_cycle = c->x.end_cycle;
@@ -436,11 +497,21 @@ bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t 
         abandon(p, "the instruction budget", NULL);
         return false;
     }
-    if (p->save_failed) {
-        abandon(p, "out of memory", NULL);
+    if (!par_round_keep(p, nchunks)) {
+        abandon(p, "out of memory keeping track of global memory", NULL);
         return false;
     }
     if (nchunks > 1)
         p->rounds_parallel++;
+    /* the round is the serial round: the launch may go on on one thread from
+     * here with nothing to undo, when keeping track costs what threads gain */
+    uint64_t cost = 0;
+    for (int k = 0; k < nchunks; k++)
+        cost += par_chunk_cost(&p->chunks[k]);
+    if (work >= PAR_JUDGE_LEAST && cost * 100 > work * PAR_KEEP_PERCENT) { /* (one of little work costs little) */
+        p->serial = true;
+        snprintf(p->serial_why, sizeof p->serial_why, "%s", PAR_COSTLY);
+        par_mem_free(p); /* nothing will be undone now */
+    }
     return true;
 }

@@ -546,6 +546,11 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         rep.threads = 1;
     }
     stats->sm_threads = tried ? rep.threads : 1;
+    if (tried && rep.rounds_serial && !rep.abandoned) /* went on on one thread (exec_par.c) */
+        snprintf(stats->sm_threads_note, sizeof stats->sm_threads_note,
+                 "its first %llu of %llu rounds; the rest on one: %s",
+                 (unsigned long long)(rep.rounds - rep.rounds_serial), (unsigned long long)rep.rounds,
+                 rep.serial_why);
     if (!tried && x.par_serial && opt->threads > 1)
         snprintf(stats->sm_threads_note, sizeof stats->sm_threads_note, "%s", x.par_serial);
     clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -239,6 +239,21 @@ static void test_blocks_reading_each_others_words_give_the_serial_chain(void **s
     free(a0);
 }
 
+static void test_blocks_gathering_each_others_words_give_the_serial_chain(void **s)
+{
+    (void)s;
+    enum { B = 400 };
+    int *a0 = calloc((B + 1) * 32, sizeof *a0);
+    assert_non_null(a0);
+    for (int i = 0; i < 32; i++)
+        a0[i] = i * 3;
+    Args a = {.init = {a0}, .bytes = {(B + 1) * 32 * 4}, .nbuf = 1};
+    char note[160];
+    assert_int_equal(same_as_one("gather_chain", B, 32, &a, 0, 4, note, sizeof note), 1);
+    assert_non_null(strstr(note, "same bytes"));
+    free(a0);
+}
+
 static void test_a_fault_is_the_serial_fault(void **s)
 {
     (void)s;
@@ -298,6 +313,74 @@ static void test_what_shares_more_than_memory_stays_on_one_thread(void **s)
     free(in);
 }
 
+/* Blocks on different threads write bytes of the same words and pages:
+ * notes are exact to the byte (no conflict), and the page each round
+ * saves before its first write is saved once, by whichever thread comes
+ * first, before any of them writes it. */
+static void test_blocks_sharing_words_but_not_bytes_run_on_every_thread(void **s)
+{
+    (void)s;
+    enum { G = 3000 };
+    Args a = {.init = {NULL}, .bytes = {G}, .nbuf = 1};
+    char note[160];
+    assert_int_equal(same_as_one("byte_per_block", G, 256, &a, 0, 4, note, sizeof note), 4);
+    assert_string_equal(note, "");
+    Outcome o = launch_with(4, "byte_per_block", G, 256, &a, 0);
+    for (int b = 0; b < G; b++)
+        assert_int_equal(o.bytes[b], (uint8_t)(b * 7 + 1));
+    free(o.bytes);
+}
+
+/* Pages read and then written in rounds that passed are kept for the
+ * launch: a fault in a later round puts them back, and x is doubled once
+ * (same_as_one), not twice. */
+static void test_pages_read_then_written_go_back_after_rounds_that_passed(void **s)
+{
+    (void)s;
+    enum { G = 4000, B = 128, N = G * B };
+    float *x = floats(N, 11);
+    Args a = {.init = {x}, .bytes = {N * 4}, .nbuf = 1, .ints = {N}, .nints = 1};
+    char note[160];
+    assert_int_equal(same_as_one("double_then_oob", G, B, &a, 0, 3, note, sizeof note), 1);
+    assert_non_null(strstr(note, "a fault: out-of-bounds"));
+    assert_null(strstr(note, "after round 1:")); /* rounds passed before it */
+    free(x);
+}
+
+/* A first round whose notes of memory cost more than its simulation
+ * (every warp's store is 32 words 4 KB apart) stops early, and the launch
+ * runs again on one thread. */
+static void test_a_first_round_too_costly_to_keep_track_of_runs_again_on_one_thread(void **s)
+{
+    (void)s;
+    enum { N = 1024 * 128 };
+    float *in = floats(N, 13);
+    Args a = {.init = {in}, .bytes = {N * 4, N * 4, 4}, .nbuf = 3, .ints = {0}, .nints = 1};
+    char note[160];
+    assert_int_equal(same_as_one("compute_then_transpose", N / 256, 256, &a, 0, 2, note, sizeof note), 1);
+    assert_string_equal(note, "tried on 2 threads, ran again on one after round 1: keeping track of its global "
+                              "memory cost more than simulating it");
+    free(in);
+}
+
+/* The same stores after a first wave that computes: the rounds that were
+ * cheap to keep track of stand, and the launch goes on on one thread from
+ * the first that was not. */
+static void test_a_later_round_too_costly_to_keep_track_of_goes_on_on_one_thread(void **s)
+{
+    (void)s;
+    enum { N = 1024 * 128, FIRST = 132 * 8 };
+    float *in = floats(N, 17);
+    Args a = {.init = {in}, .bytes = {N * 4, N * 4, FIRST * 4}, .nbuf = 3, .ints = {FIRST}, .nints = 1};
+    char note[160];
+    assert_int_equal(same_as_one("compute_then_transpose", FIRST + N / 256, 256, &a, 0, 2, note, sizeof note), 2);
+    unsigned long long first = 0, all = 0;
+    if (sscanf(note, "its first %llu of %llu rounds; the rest on one: keeping track", &first, &all) != 2)
+        fail_msg("note: %s", note);
+    assert_true(first >= 1 && first < all);
+    free(in);
+}
+
 /* Every launch of every lesson's xcheck.txt through `warpsim run --json`:
  * the same bytes with --threads 1 and 3 (seconds aside). */
 static void test_every_lesson_launch_is_the_same_on_three_threads(void **s)
@@ -329,11 +412,21 @@ int main(void)
                                         harness_setup_sim, harness_teardown),
         cmocka_unit_test_setup_teardown(test_blocks_reading_each_others_words_give_the_serial_chain,
                                         harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_blocks_gathering_each_others_words_give_the_serial_chain,
+                                        harness_setup_sim, harness_teardown),
         cmocka_unit_test_setup_teardown(test_a_fault_is_the_serial_fault, harness_setup_sim, harness_teardown),
         cmocka_unit_test_setup_teardown(test_the_budget_stops_where_one_thread_stops, harness_setup_sim,
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_what_shares_more_than_memory_stays_on_one_thread, harness_setup_sim,
                                         harness_teardown),
+        cmocka_unit_test_setup_teardown(test_blocks_sharing_words_but_not_bytes_run_on_every_thread,
+                                        harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_pages_read_then_written_go_back_after_rounds_that_passed,
+                                        harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_a_first_round_too_costly_to_keep_track_of_runs_again_on_one_thread,
+                                        harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_a_later_round_too_costly_to_keep_track_of_goes_on_on_one_thread,
+                                        harness_setup_sim, harness_teardown),
         cmocka_unit_test(test_every_lesson_launch_is_the_same_on_three_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,6 +40,7 @@ static const char *const order_dependent[] = {
     "_Z13dsmem_latencyPxi",  /* clusters.cu: writes %clock64 differences */
     "double_and_tally", /* sm_threads.cu: a counter every block adds to without an atomic */
     "chain",            /* sm_threads.cu: block b reads the word block b - 1 writes */
+    "gather_chain",     /* sm_threads.cu: the same, read by a gather */
     NULL};
 
 static bool is_order_dependent(const char *entry)

@@ -86,3 +86,56 @@ extern "C" __global__ void forever(int *out)
         k = (k * 5 + 1) & 0x7fffffff;
     out[0] = k;
 }
+
+// Every element doubled in place (read, then written) by waves of blocks,
+// then the last block writes past the end: the launch runs again on one
+// thread, from memory put back as it was before it -- the pages read and
+// then written in the rounds that passed too (x doubled once, not twice).
+extern "C" __global__ void double_then_oob(float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] *= 2.0f;
+    if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0)
+        x[n] = -1.0f;
+}
+
+// Blocks below `first` compute (a loop, one store per block); the others
+// copy in (1024 x 128) to out transposed, each warp's store 32 words 4 KB
+// apart: keeping track of those stores costs more than simulating them.
+// With first = 0 the first round shows it (the launch runs again on one
+// thread); with the first wave computing, a later round does (the launch
+// goes on on one thread from there).
+extern "C" __global__ void compute_then_transpose(const float *in, float *out, float *part, int first)
+{
+    const int rows = 1024, cols = 128;
+    if (blockIdx.x < first) {
+        float v = threadIdx.x;
+        for (int k = 0; k < 100; k++)
+            v = v * 0.999f + 1.0f;
+        if (threadIdx.x == 0)
+            part[blockIdx.x] = v;
+        return;
+    }
+    int i = (blockIdx.x - first) * blockDim.x + threadIdx.x;
+    if (i < rows * cols)
+        out[(i % cols) * rows + i / cols] = in[i];
+}
+
+// Each block writes its own byte of one small buffer: blocks on different
+// threads share words and pages, never a byte.
+extern "C" __global__ void byte_per_block(unsigned char *out)
+{
+    if (threadIdx.x == 0)
+        out[blockIdx.x] = (unsigned char)(blockIdx.x * 7 + 1);
+}
+
+// Block b gathers (lanes at scattered words, not one range) what block
+// b - 1 wrote: a race across blocks that the notes of a gather (its pages)
+// must catch.
+extern "C" __global__ void gather_chain(int *a)
+{
+    int l = threadIdx.x;
+    int v = a[blockIdx.x * 32 + (l * 5 % 16) * 2];
+    a[(blockIdx.x + 1) * 32 + l] = v + 1;
+}
