@@ -51,9 +51,21 @@ static bool carries(const PtxInst *pi)
            !strcmp(pi->opcode, "madc");
 }
 
+/* Register-class instructions that order or change memory all the same: a
+ * grid dependence wait (what it waits for is other grids' memory), a cache
+ * line discarded, a trap, a breakpoint, a performance-monitor event. */
+static bool orders_memory(const PtxInst *pi)
+{
+    static const char *const ops[] = {"griddepcontrol", "discard", "trap", "brkpt", "pmevent"};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (!strcmp(pi->opcode, ops[i]))
+            return true;
+    return false;
+}
+
 static void mark_one(TimingInst *t, const PtxInst *pi, const SimInst *in)
 {
-    if (in->flow != SIM_FLOW_NEXT || in->pseudo || in->wsync || carries(pi)) {
+    if (in->flow != SIM_FLOW_NEXT || in->pseudo || in->wsync || carries(pi) || orders_memory(pi)) {
         t->hz |= TIMING_HZ_STOP;
         return;
     }
