@@ -172,6 +172,27 @@ SimStatus grade_run(const GradeExercise *ex, const GradeOptions *o, GradeReport 
 /* Free what *r owns and zero it; a zeroed report is fine. */
 void grade_report_free(GradeReport *r);
 
+/* ---- a class: many submissions at once (grade_class.c) ---- */
+
+/* Told of submission `index` once it is graded, on the thread that called
+ * grade_class_run, for index = 0, 1, 2, ... in order: r, st and err are
+ * what grade_run gave for it (r->ex is set, so r can be written even when
+ * st is not SIM_OK).  r is freed when this returns: copy what is kept. */
+typedef void (*GradeClassDoneFn)(void *arg, int index, const GradeReport *r, SimStatus st, const SimError *err);
+
+/* Grade students[0 .. n-1] against ex, each as grade_run would with o
+ * (o->student, o->progress and o->threads are set per submission): the
+ * submissions go side by side on o->threads workers (pool.h), each
+ * compiling and running its own tests, and a submission's report is the
+ * one grade_run gives for it alone, byte for byte, with any o->threads.
+ * done (not NULL) gets each in order.  SIM_OK when every submission was
+ * handed to done (each with its own status); SIM_ERR_USAGE (err filled,
+ * done never called) for n < 1, a NULL student or an invalid exercise or
+ * options (see grade_run); SIM_ERR_NOMEM.  Blocking; the students' paths
+ * must outlive the call. */
+SimStatus grade_class_run(const GradeExercise *ex, const GradeOptions *o, const char *const *students, int n,
+                          GradeClassDoneFn done, void *arg, SimError *err);
+
 /* The writers take a report grade_run filled with SIM_OK (or one filled
  * alike: ex, student and items set) and write it to f; they change nothing
  * in r and report no error (check f with ferror).

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,7 +247,10 @@ static int gpu_process(GradeCtx *c, int first, bool announce)
     GradeReport *r = c->r;
     int faulted = -1;
     int fds[2];
-    if (pipe(fds)) {
+    /* close-on-exec: the programs other graders of a class start meanwhile
+     * must not hold its write end open (its end of file is how the child's
+     * end is seen) */
+    if (pipe2(fds, O_CLOEXEC)) {
         snprintf(r->gpu_note, sizeof r->gpu_note, "cannot make a pipe for the GPU process: %s", strerror(errno));
         return -1;
     }
@@ -337,12 +341,20 @@ static int gpu_process(GradeCtx *c, int first, bool announce)
     return killed ? -1 : faulted;
 }
 
+/* One grading's GPU part at a time in this process: a class graded side by
+ * side shares one GPU, and two contexts on it at once would count against
+ * each other's timeout; a forked GPU child also must not inherit another's
+ * pipe.  The simulator's runs of the others go on meanwhile. */
+static pthread_mutex_t gpu_lock = PTHREAD_MUTEX_INITIALIZER;
+
 void grade_gpu(GradeCtx *c)
 {
     GradeReport *r = c->r;
+    pthread_mutex_lock(&gpu_lock);
     for (int first = 0, faulted; first < c->ex->ntests; first = faulted + 1)
         if ((faulted = gpu_process(c, first, first == 0)) < 0 || sandbox_signaled())
             break;
+    pthread_mutex_unlock(&gpu_lock);
     if (r->gpu_ran) {
         int agree = 0;
         for (int ti = 0; ti < c->ex->ntests; ti++)

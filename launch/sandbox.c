@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,31 @@ struct Sandbox {
 /* Every sandbox not yet freed: when a signal stops warpsim in the middle
  * of a run, all their folders go before the signal is raised again. */
 static Sandbox *live;
+
+/* Several threads may run programs at once (`warpsim grade` of a class
+ * compiles submissions side by side), so the list above, the count of
+ * programs being waited for and the signal dispositions saved when the
+ * first of them started are kept under one lock.  The handlers go in when
+ * the first wait starts and back when the last ends: a thread that ended
+ * first must not put back a disposition that leaves another's folder
+ * behind at Ctrl-C, nor one that keeps the signal caught for ever. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static int waiting;
+static struct sigaction saved_int, saved_term, saved_chld;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+/* A child forked while another thread held the lock would find it held
+ * for ever: fork takes it first, and the child starts with no wait of
+ * its own in progress (sandbox_fork's child opens the GPU and may run
+ * nvcc itself). */
+static void fork_prepare(void) { pthread_mutex_lock(&lock); }
+static void fork_parent(void) { pthread_mutex_unlock(&lock); }
+static void fork_child(void)
+{
+    waiting = 0;
+    pthread_mutex_unlock(&lock);
+}
+static void atfork_init(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
 
 void sandbox_limits_default(SandboxLimits *l)
 {
@@ -51,8 +77,11 @@ Sandbox *sandbox_new(const char *tag, char *msg, size_t cap)
         free(sb);
         return NULL;
     }
+    pthread_once(&atfork_once, atfork_init);
+    pthread_mutex_lock(&lock);
     sb->next = live;
     live = sb;
+    pthread_mutex_unlock(&lock);
     return sb;
 }
 
@@ -215,11 +244,13 @@ void sandbox_free(Sandbox *sb)
 {
     if (!sb)
         return;
+    pthread_mutex_lock(&lock);
     for (Sandbox **p = &live; *p; p = &(*p)->next)
         if (*p == sb) {
             *p = sb->next;
             break;
         }
+    pthread_mutex_unlock(&lock);
     nftw(sb->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
     free(sb);
 }
@@ -227,8 +258,10 @@ void sandbox_free(Sandbox *sb)
 /* Before a caught signal is raised again: no folder outlives warpsim. */
 static void remove_all_live(void)
 {
+    pthread_mutex_lock(&lock);
     for (Sandbox *sb = live; sb; sb = sb->next)
         nftw(sb->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+    pthread_mutex_unlock(&lock);
 }
 
 /* ---- running a program ------------------------------------------------------- */
@@ -290,30 +323,53 @@ static void child(const Sandbox *sb, const char *const argv[], const SandboxLimi
     _exit(127);
 }
 
-static struct sigaction fork_old_int, fork_old_term, fork_old_chld;
-
-/* While warpsim waits for a child, SIGCHLD must not be ignored: with
- * SIG_IGN the kernel reaps children itself and waitpid fails with ECHILD,
- * losing the exit status.  The caller's disposition goes back after. */
-static void chld_default(struct sigaction *old)
+/* A wait for a child begins: the first one catches SIGINT/SIGTERM and
+ * makes SIGCHLD's disposition the default (with SIG_IGN the kernel reaps
+ * children itself and waitpid fails with ECHILD, losing the exit status),
+ * saving the caller's.  Called before fork, so no signal can slip between
+ * the fork and the handlers and leave the child's group running. */
+static void wait_begin(void)
 {
-    struct sigaction dfl;
-    memset(&dfl, 0, sizeof dfl);
-    dfl.sa_handler = SIG_DFL;
-    sigemptyset(&dfl.sa_mask);
-    sigaction(SIGCHLD, &dfl, old);
+    pthread_mutex_lock(&lock);
+    if (waiting++ == 0) {
+        struct sigaction sa, dfl;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigemptyset(&dfl.sa_mask);
+        got_signal = 0;
+        sigaction(SIGINT, &sa, &saved_int);
+        sigaction(SIGTERM, &sa, &saved_term);
+        sigaction(SIGCHLD, &dfl, &saved_chld);
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* A wait ends: the last one puts the caller's dispositions back and, when
+ * a signal was caught, removes every live folder and raises it again (the
+ * other waits saw it too and stopped their children first). */
+static void wait_end(void)
+{
+    int sig = 0;
+    pthread_mutex_lock(&lock);
+    if (--waiting == 0) {
+        sig = got_signal;
+        sigaction(SIGINT, &saved_int, NULL);
+        sigaction(SIGTERM, &saved_term, NULL);
+        sigaction(SIGCHLD, &saved_chld, NULL);
+    }
+    pthread_mutex_unlock(&lock);
+    if (sig) {
+        remove_all_live();
+        raise(sig);
+    }
 }
 
 int sandbox_fork(Sandbox *sb, const SandboxLimits *lim, char *msg, size_t cap)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    got_signal = 0;
-    sigaction(SIGINT, &sa, &fork_old_int);
-    sigaction(SIGTERM, &sa, &fork_old_term);
-    chld_default(&fork_old_chld);
+    wait_begin();
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
@@ -324,9 +380,7 @@ int sandbox_fork(Sandbox *sb, const SandboxLimits *lim, char *msg, size_t cap)
     }
     if (pid < 0) {
         snprintf(msg, cap, "cannot start a process: %s", strerror(errno));
-        sigaction(SIGINT, &fork_old_int, NULL);
-        sigaction(SIGTERM, &fork_old_term, NULL);
-        sigaction(SIGCHLD, &fork_old_chld, NULL);
+        wait_end();
         return -1;
     }
     setpgid(pid, pid);
@@ -343,14 +397,7 @@ int sandbox_reap(int pid)
     pid_t w;
     while ((w = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
         ;
-    int sig = got_signal;
-    sigaction(SIGINT, &fork_old_int, NULL);
-    sigaction(SIGTERM, &fork_old_term, NULL);
-    sigaction(SIGCHLD, &fork_old_chld, NULL);
-    if (sig) {
-        remove_all_live();
-        raise(sig);
-    }
+    wait_end();
     return w == pid ? st : -1;
 }
 
@@ -371,16 +418,7 @@ bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim
         snprintf(msg, cap, "cannot create %s: %s", outp, strerror(errno));
         return false;
     }
-    /* Handlers before fork, so no signal can slip between the fork and
-     * them and leave the child's group running. */
-    struct sigaction sa, old_int, old_term, old_chld;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    got_signal = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    chld_default(&old_chld);
+    wait_begin(); /* handlers before fork */
     fflush(NULL);
     double t0 = now();
     pid_t pid = fork();
@@ -390,9 +428,7 @@ bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim
     if (pid < 0) {
         r->code = errno;
         snprintf(msg, cap, "cannot start %s: %s", argv[0], strerror(errno));
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGTERM, &old_term, NULL);
-        sigaction(SIGCHLD, &old_chld, NULL);
+        wait_end();
         return false;
     }
     setpgid(pid, pid); /* also here: whichever of the two runs first */
@@ -450,14 +486,7 @@ bool sandbox_run(Sandbox *sb, const char *const argv[], const SandboxLimits *lim
         close(fd);
     r->output_len = len;
     unlink(outp);
-    int sig = got_signal;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGCHLD, &old_chld, NULL);
-    if (sig) {
-        remove_all_live();
-        raise(sig);
-    }
+    wait_end();
     return true;
 }
 

@@ -6,7 +6,10 @@
  * time, file size and open files, and a wall-clock timeout.  The whole group
  * is killed when the program ends, times out, or warpsim gets SIGINT/SIGTERM
  * (the signal is then raised again once the group is gone), so no process
- * outlives the call.  sandbox_free removes the folder with all it holds. */
+ * outlives the call.  sandbox_free removes the folder with all it holds.
+ * Threads may run programs side by side, each in a sandbox of its own: the
+ * handlers are installed while any of them waits, and a caught signal
+ * stops them all. */
 #ifndef WARPSIM_SANDBOX_H
 #define WARPSIM_SANDBOX_H
 

@@ -29,7 +29,8 @@ static bool is_exec(const char *p)
 
 const char *source_find_tool(const char *tool)
 {
-    static char found[1024];
+    /* one per thread: graders of a class look for nvcc side by side */
+    static _Thread_local char found[1024];
     const char *path = getenv("PATH");
     if (path) {
         char *copy = strdup(path);

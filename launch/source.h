@@ -31,7 +31,7 @@ char *source_load_ptx_inc(const char *path, const char *arch, const char *includ
 
 /* Path of a CUDA toolkit program ("nvcc", "ptxas") from PATH, then
  * $CUDA_HOME/bin, then /usr/local/cuda/bin; NULL when none is found.  The
- * result lives until the next call. */
+ * result lives until the next call on the same thread. */
 const char *source_find_tool(const char *tool);
 /* source_find_tool("nvcc"). */
 const char *source_find_nvcc(void);

@@ -1,7 +1,8 @@
 /* test_sandbox.c: running untrusted compiles (launch/sandbox.h) -- exit
  * statuses and output, the limits as the program sees them, the wall
  * timeout killing the whole process group, SIGINT killing it too, copies
- * that refuse devices and FIFOs, removal that never follows links -- and a
+ * that refuse devices and FIFOs, removal that never follows links, programs
+ * run from several threads at once (a class graded side by side) -- and a
  * .cu whose name is a shell command compiled by `warpsim run` without the
  * command ever running. */
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -176,6 +178,127 @@ static void test_sandbox_sigint_kills_the_group_then_warpsim(void **s)
     unlink(pidfile);
 }
 
+/* One program of a side-by-side pair: run script after waiting delay_ms. */
+typedef struct {
+    const char *script;
+    int delay_ms;
+    SandboxResult r;
+    bool ran;
+    char dir[4096];
+    char msg[256];
+} Pair;
+
+static void *pair_thread(void *arg)
+{
+    Pair *p = arg;
+    struct timespec d = {p->delay_ms / 1000, (long)(p->delay_ms % 1000) * 1000000L};
+    nanosleep(&d, NULL);
+    Sandbox *sb = sandbox_new("test", p->msg, sizeof p->msg);
+    if (!sb)
+        return NULL;
+    snprintf(p->dir, sizeof p->dir, "%s", sandbox_dir(sb));
+    const char *argv[] = {"/bin/sh", "-c", p->script, NULL};
+    p->ran = sandbox_run(sb, argv, &lim, 4096, &p->r, p->msg, sizeof p->msg);
+    sandbox_free(sb);
+    return NULL;
+}
+
+/* Two runs that overlap, the first ending first: the second must not put
+ * back the handler the first installed (SIGINT caught for ever after). */
+static void test_sandbox_overlapping_runs_put_the_callers_handlers_back(void **s)
+{
+    (void)s;
+    struct sigaction before, after;
+    sigaction(SIGINT, NULL, &before);
+    assert_true(before.sa_handler == SIG_DFL);
+    Pair a = {.script = "sleep 0.3; echo a", .delay_ms = 0}, b = {.script = "sleep 0.5; echo b", .delay_ms = 100};
+    pthread_t ta, tb;
+    assert_int_equal(pthread_create(&ta, NULL, pair_thread, &a), 0);
+    assert_int_equal(pthread_create(&tb, NULL, pair_thread, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    assert_true(a.ran && b.ran);
+    assert_int_equal(a.r.end, SANDBOX_EXITED);
+    assert_int_equal(b.r.end, SANDBOX_EXITED);
+    assert_string_equal(a.r.output, "a\n");
+    assert_string_equal(b.r.output, "b\n");
+    assert_string_not_equal(a.dir, b.dir);
+    sandbox_result_free(&a.r);
+    sandbox_result_free(&b.r);
+    sigaction(SIGINT, NULL, &after);
+    assert_true(after.sa_handler == SIG_DFL);
+    sigaction(SIGCHLD, NULL, &after);
+    assert_true(after.sa_handler == SIG_DFL);
+}
+
+/* SIGINT while two threads each wait for a program: both groups are killed,
+ * both folders removed, and warpsim ends by the signal. */
+static void test_sandbox_sigint_stops_side_by_side_runs(void **s)
+{
+    (void)s;
+    char pidfile[2][64];
+    for (int k = 0; k < 2; k++) {
+        snprintf(pidfile[k], sizeof pidfile[k], "/tmp/warpsim-test-pid%d-XXXXXX", k);
+        int fd = mkstemp(pidfile[k]);
+        assert_true(fd >= 0);
+        close(fd);
+    }
+    char script[2][256], dirs[] = "/tmp/warpsim-test-dirs-XXXXXX";
+    int dfd = mkstemp(dirs);
+    assert_true(dfd >= 0);
+    close(dfd);
+    for (int k = 0; k < 2; k++)
+        snprintf(script[k], sizeof script[k], "echo $$ > %s; pwd >> %s; exec sleep 30", pidfile[k], dirs);
+    pid_t pid = fork();
+    if (pid == 0) {
+        Pair p[2] = {{.script = script[0]}, {.script = script[1]}};
+        pthread_t t[2];
+        for (int k = 0; k < 2; k++)
+            pthread_create(&t[k], NULL, pair_thread, &p[k]);
+        for (int k = 0; k < 2; k++)
+            pthread_join(t[k], NULL);
+        _exit(0); /* not reached: SIGINT is raised again once the groups are gone */
+    }
+    long inner[2] = {0, 0};
+    for (int i = 0; i < 500 && (!inner[0] || !inner[1]); i++) {
+        usleep(10000);
+        for (int k = 0; k < 2; k++) {
+            FILE *f = fopen(pidfile[k], "r");
+            if (f) {
+                if (fscanf(f, "%ld", &inner[k]) != 1)
+                    inner[k] = 0;
+                fclose(f);
+            }
+        }
+    }
+    assert_true(inner[0] > 0 && inner[1] > 0);
+    kill(pid, SIGINT);
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(WTERMSIG(st), SIGINT);
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < 100 && !gone(inner[k]); i++)
+            usleep(10000);
+        assert_true(gone(inner[k]));
+        unlink(pidfile[k]);
+    }
+    FILE *f = fopen(dirs, "r");
+    assert_non_null(f);
+    char d[4096];
+    int n = 0;
+    while (fgets(d, sizeof d, f)) {
+        d[strcspn(d, "\n")] = 0;
+        struct stat sb;
+        if (stat(d, &sb) == 0)
+            fail_msg("%s is still there after SIGINT", d);
+        n++;
+    }
+    fclose(f);
+    unlink(dirs);
+    assert_int_equal(n, 2);
+}
+
 static void test_sandbox_copies_regular_files_only_and_removes_without_following(void **s)
 {
     (void)s;
@@ -315,6 +438,8 @@ int main(void)
         cmocka_unit_test(test_sandbox_limits_are_what_the_program_sees),
         cmocka_unit_test(test_sandbox_wall_timeout_kills_the_whole_group),
         cmocka_unit_test(test_sandbox_sigint_kills_the_group_then_warpsim),
+        cmocka_unit_test(test_sandbox_overlapping_runs_put_the_callers_handlers_back),
+        cmocka_unit_test(test_sandbox_sigint_stops_side_by_side_runs),
         cmocka_unit_test(test_sandbox_copies_regular_files_only_and_removes_without_following),
         cmocka_unit_test_teardown(test_sandbox_works_when_started_with_sigchld_ignored, restore_sigchld),
         cmocka_unit_test(test_run_compiles_a_cu_whose_name_is_a_shell_command),
