@@ -79,7 +79,7 @@ static const char grade_help[] =
     "\n"
     "A class: give several .cu files (or one with --out-dir).  They are graded side by\n"
     "side, --threads N cores shared among them, each compile and its runs in a worker,\n"
-    "so a class goes as fast as separate processes would.  Each report is the very\n"
+    "so a class goes nearly as fast as separate processes.  Each report is the very\n"
     "report `warpsim grade LESSON FILE` writes: into --out-dir DIR, else to standard\n"
     "output one after another in the order given.  Then a summary table (submission,\n"
     "score, tests passed, findings, seconds; in the order given) on standard output,\n"
