@@ -8,14 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool has_mod(const PtxInst *in, const char *m)
-{
-    for (int i = 0; i < in->n_mods; i++)
-        if (!strcmp(in->mods[i], m))
-            return true;
-    return false;
-}
-
 static PtxType float_type(const PtxInst *in)
 {
     for (int i = 0; i < in->n_mods; i++) {
@@ -29,7 +21,8 @@ static PtxType float_type(const PtxInst *in)
 
 static bool rounded(const PtxInst *in)
 {
-    return has_mod(in, "rn") || has_mod(in, "rz") || has_mod(in, "rm") || has_mod(in, "rp");
+    return ptx_inst_has_mod(in, "rn") || ptx_inst_has_mod(in, "rz") || ptx_inst_has_mod(in, "rm") ||
+           ptx_inst_has_mod(in, "rp");
 }
 
 static bool is_op(const PtxInst *in, const char *op)
@@ -87,7 +80,7 @@ static bool ends_block(const PtxInst *in)
 /* A mul that could be fused: its type, or PTX_T_NONE. */
 static PtxType mul_candidate(const PtxInst *in)
 {
-    if (!is_op(in, "mul") || in->guard >= 0 || rounded(in) || has_mod(in, "sat") || in->n_opnds != 3 ||
+    if (!is_op(in, "mul") || in->guard >= 0 || rounded(in) || ptx_inst_has_mod(in, "sat") || in->n_opnds != 3 ||
         in->opnds[0].kind != PTX_OPND_REG)
         return PTX_T_NONE;
     return float_type(in);
@@ -98,7 +91,7 @@ static PtxType mul_candidate(const PtxInst *in)
 static int add_reading(const PtxInst *in, PtxType t, bool ftz, int r)
 {
     if (!(is_op(in, "add") || is_op(in, "sub")) || rounded(in) || float_type(in) != t ||
-        has_mod(in, "ftz") != ftz || in->n_opnds != 3)
+        ptx_inst_has_mod(in, "ftz") != ftz || in->n_opnds != 3)
         return 0;
     bool a = in->opnds[1].kind == PTX_OPND_REG && in->opnds[1].reg == r && !in->opnds[1].neg;
     bool b = in->opnds[2].kind == PTX_OPND_REG && in->opnds[2].reg == r && !in->opnds[2].neg;
@@ -157,7 +150,7 @@ int contract_plan(const PtxFunc *f, ContractFuse *out)
         PtxType t = mul_candidate(in);
         if (t == PTX_T_NONE)
             continue;
-        bool ftz = has_mod(in, "ftz");
+        bool ftz = ptx_inst_has_mod(in, "ftz");
         int r = in->opnds[0].reg;
         if (only_fusable_reads(f, block, k, r, t, ftz)) {
             def[k] = 1;
@@ -175,7 +168,7 @@ int contract_plan(const PtxFunc *f, ContractFuse *out)
         if (uses != 1 || ng <= k || block[ng] != block[k])
             continue;
         const PtxInst *g = &f->insts[ng];
-        if (!is_op(g, "neg") || g->guard >= 0 || float_type(g) != t || has_mod(g, "ftz") != ftz ||
+        if (!is_op(g, "neg") || g->guard >= 0 || float_type(g) != t || ptx_inst_has_mod(g, "ftz") != ftz ||
             g->n_opnds != 2 || g->opnds[0].kind != PTX_OPND_REG || g->opnds[1].kind != PTX_OPND_REG ||
             g->opnds[1].reg != r)
             continue;
@@ -214,7 +207,7 @@ int contract_plan(const PtxFunc *f, ContractFuse *out)
                 continue;
             const PtxInst *ml = &f->insts[mi];
             PtxType t = float_type(ml);
-            if (!add_reading(in, t, has_mod(ml, "ftz"), o->reg))
+            if (!add_reading(in, t, ptx_inst_has_mod(ml, "ftz"), o->reg))
                 continue;
             /* the mul's sources must still hold their values at j */
             bool clobbered = false;

@@ -12,6 +12,7 @@
 #include "race.h"
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_race.h"
 #include "file_read.h"
 #include "memory.h"
 

@@ -17,6 +17,9 @@
  * (or, with .parity, of a parity) has completed; they never block here, so
  * a spinning try_wait loop lets other warps run. */
 #include "exec_int.h"
+#include "exec_race.h"
+#include "exec_trace.h"
+#include "exec_decode.h"
 
 #include <stdlib.h>
 #include <string.h>

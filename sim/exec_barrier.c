@@ -5,6 +5,8 @@
  * instruction) and exec_sched.c (threads that exit); calls exec_race.c,
  * exec_trace.c and exec_fault.c. */
 #include "exec_int.h"
+#include "exec_race.h"
+#include "exec_trace.h"
 
 #include <string.h>
 

@@ -9,6 +9,7 @@
  * kernel that can reach it is refused with the instruction and its lines
  * (exec_kernel_check) while the module's other kernels run. */
 #include "exec_int.h"
+#include "exec_decode.h"
 
 #include <stdarg.h>
 #include <stdio.h>

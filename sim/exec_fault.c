@@ -2,6 +2,7 @@
  * PTX and .cu line) and why, recorded once in the DeviceFault the caller
  * gave.  Every executor file may call it; it calls none of them. */
 #include "exec_int.h"
+#include "exec_trace.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -3,6 +3,7 @@
  * or sat run inline (the host's IEEE arithmetic is exact for them, NaN
  * results are made canonical as on the GPU); every other form calls alu_*. */
 #include "exec_int.h"
+#include "exec_decode.h"
 #include "sfu_table.h"
 #include "exec_lanes.h"
 

@@ -6,6 +6,7 @@
  * Instructions" (9.7.4) and "cvt" (9.7.9.21).  A packed operand holds its
  * first element in bits 15..0 and its second in bits 31..16. */
 #include "exec_int.h"
+#include "exec_decode.h"
 #include "exec_lanes.h"
 
 #include <string.h>

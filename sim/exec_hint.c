@@ -4,6 +4,7 @@
  * for the clusters of one CTA a launch without clusters has. */
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_decode.h"
 #include "exec_lanes.h"
 
 #include <string.h>

@@ -419,6 +419,16 @@ static inline const uint64_t *exec_src(const Exec *x, const Warp *w, int32_t s)
     return s >= 0 ? w->r + (int64_t)s * WARP : x->prog->konst + (int64_t)(~s) * WARP;
 }
 
+/* The lanes of m that run instruction in: m where its guard predicate
+ * holds (all of m without a guard). */
+static inline uint32_t exec_guard_mask(const Warp *w, const SimInst *in, uint32_t m)
+{
+    if (in->guard < 0)
+        return m;
+    uint32_t g = w->p[in->guard];
+    return m & (in->guard_neg ? ~g : g);
+}
+
 /* Set lanes of a mask.  __builtin_popcount is a libgcc call without
  * -mpopcnt; this is the branch-free SWAR count, and a full warp is free. */
 static inline int exec_popc(uint32_t m)
@@ -481,7 +491,7 @@ bool exec_st_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m);
 uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp,
                    uint64_t a, unsigned size, bool write);
 
-/* ---- decoding (exec_decode.c) ------------------------------------------ */
+/* ---- decoding (exec_decode.c; decoding one instruction: exec_decode.h) ---- */
 /* Decode a parsed module; takes ownership of ptx (also on failure).
  * An instruction the simulator lacks does not fail the load: it is decoded
  * as a fault and its function remembers it (SimFuncInfo.unsup), so the
@@ -493,72 +503,6 @@ void exec_program_free(SimProgram *p);
  * out of memory, or control flow it cannot follow, leaves it NULL. */
 void exec_regs_plan(SimProgram *p, int f);
 
-/* Decoding one instruction: each exec_*.c file decodes the opcodes it
- * runs, with the helpers below (exec_decode.c). */
-typedef struct DecodeCtx {
-    SimProgram *p;
-    PtxModule *m;
-    int fi;                 /* function index */
-    const PtxFunc *f;
-    const int32_t *slot;    /* per register of f: slot, or pred index */
-    const ContractFuse *fuse; /* per instruction of f: the mul ptxas fuses into it */
-    const PtxInst *pi;
-    SimInst *in;
-    uint32_t used;          /* bit i: modifier i was understood */
-    uint8_t cta_scope;      /* the instruction has a .cta modifier */
-    SimError *err;
-} DecodeCtx;
-
-typedef SimStatus (*DecodeFn)(DecodeCtx *c);
-
-/* Variable i of f's vars is its parameter (or, *is_ret, its return value)
- * number k: k, else -1 (a .local or .shared of the function). */
-int dec_var_param(const PtxFunc *f, int i, bool *is_ret);
-/* True (and marked used) when modifier `word` is present. */
-bool dec_mod(DecodeCtx *c, const char *word);
-/* Mark every modifier in the NULL-terminated list used when present. */
-void dec_ignore(DecodeCtx *c, const char *const *words);
-/* Type modifiers in order (marked used); returns how many (at most 2). */
-int dec_types(DecodeCtx *c, PtxType out[2]);
-/* Rounding modifier (rn/rz/rm/rp or rni/rzi/rmi/rpi); *is_int set for the
- * i forms; -1 when none. */
-int dec_round(DecodeCtx *c, bool *is_int);
-/* True (and marked used) for .shared, .shared::cta or .shared::cluster. */
-bool dec_shared(DecodeCtx *c);
-/* State space modifier (global/shared/local/const/param), 0 when none. */
-int dec_space(DecodeCtx *c);
-/* Vector modifier v2/v4 -> 2/4, else 1. */
-int dec_vec(DecodeCtx *c);
-/* Operands.  Each fails with dec_fail when operand i is missing or of the
- * wrong kind, so a handler only ever sees slots it may read and write.
- * dec_src: a value (register, immediate encoded as `type`, special register,
- * variable address).  dec_dst: a value register to write ('_' is refused);
- * dec_dst_or_sink: the same, or -1 for '_' (the handler must test d >= 0).
- * dec_pred: a predicate register; with neg non-NULL a source that may be
- * negated ("!%p"), a constant 0/1 (-3/-2) or '_' (-1); with neg NULL a
- * destination (no negation, no '_').  dec_vec_reg: element k of the vector
- * operand i, a value register (or -1 for '_' when sink_ok). */
-SimStatus dec_src(DecodeCtx *c, int i, PtxType type, int32_t *out);
-SimStatus dec_dst(DecodeCtx *c, int i, int32_t *out);
-SimStatus dec_dst_or_sink(DecodeCtx *c, int i, int32_t *out);
-SimStatus dec_pred(DecodeCtx *c, int i, int32_t *out, bool *neg);
-SimStatus dec_vec_reg(DecodeCtx *c, int i, int k, bool sink_ok, int32_t *out);
-/* The predicate after '|' in "d|p" destination operand i (setp, shfl,
- * match): its index in *out, or -1 when there is none. */
-SimStatus dec_pred2(DecodeCtx *c, int i, int32_t *out);
-/* [base+off] operand i: base register slot or -1 and folded offset; the
- * variable's space (if it names one) in *vspace (0 otherwise). */
-SimStatus dec_addr(DecodeCtx *c, int i, int32_t *base, int64_t *off, int *vspace);
-/* The variable operand o names: its address (shared/local/const offset,
- * global address, param offset) and space (SPACE_TPARAM for call and .func
- * parameters); NULL when o names none. */
-const PtxVar *dec_var(DecodeCtx *c, const PtxOperand *o, uint64_t *addr, int *space);
-/* An error naming the instruction and its line. */
-SimStatus dec_fail(DecodeCtx *c, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-/* A 32-lane constant slot for v (deduplicated). */
-int32_t dec_konst(DecodeCtx *c, uint64_t v);
-
 /* Limits checked at decode: bytes of kernel parameters (cuLaunchKernel's,
  * Volta and later), and of local memory per thread (.local frames plus the
  * call parameter frame), and of .const variables (one constant bank). */
@@ -569,29 +513,6 @@ int32_t dec_konst(DecodeCtx *c, uint64_t v);
 /* Thread-param pseudo space (call-site, .func parameters). */
 #define SPACE_TPARAM 7
 
-/* The per-file decoders. */
-SimStatus dec_arith(DecodeCtx *c);   /* exec_arith.c: integer and bit ops */
-SimStatus dec_float(DecodeCtx *c);   /* exec_float.c */
-SimStatus dec_cvt(DecodeCtx *c);     /* exec_float.c: cvt */
-SimStatus dec_cmp(DecodeCtx *c);     /* exec_arith.c: setp set selp slct */
-SimStatus dec_mov(DecodeCtx *c);     /* exec_arith.c: mov cvta */
-SimStatus dec_mem(DecodeCtx *c);     /* exec_mem.c: ld st atom red cp.async */
-SimStatus dec_ctrl(DecodeCtx *c);    /* exec_ctrl.c: bra ret exit call bar */
-SimStatus dec_warp(DecodeCtx *c);    /* exec_warp.c: shfl vote match redux */
-SimStatus dec_async(DecodeCtx *c);   /* exec_async.c: cp.async, mbarrier */
-SimStatus dec_tile(DecodeCtx *c);    /* exec_tile.c: tile.cuh's markers */
-/* exec_intx.c: carry chains (called by dec_arith with the type), fns lop3
- * bmsk szext dp4a dp2a, isspacep */
-SimStatus dec_carry(DecodeCtx *c, PtxType t);
-SimStatus dec_intx(DecodeCtx *c);
-SimStatus dec_isspacep(DecodeCtx *c);
-SimStatus dec_video4(DecodeCtx *c);
-SimStatus dec_cache_ctl(DecodeCtx *c); /* exec_hint.c: createpolicy applypriority discard */
-/* exec_half.c: f16/f16x2/bf16/bf16x2 arithmetic of type t (its type
- * modifier already taken), and set/setp comparing halves (is_set: set with
- * destination type dt; st the source type) */
-SimStatus dec_half(DecodeCtx *c, PtxType t);
-SimStatus dec_half_cmp(DecodeCtx *c, bool is_set, PtxType dt, PtxType st);
 /* A cvt result h of half type dt after .relu (negative -> +0, NaN -> the
  * canonical NaN) and .satfinite (infinity -> the largest finite value of its
  * sign, NaN -> the canonical NaN). */
@@ -641,49 +562,8 @@ int exec_view_call(Exec *x, Warp *w);
 void exec_sched_run(Exec *x, int threads);
 /* (x->par_serial: why exec_par_begin left the launch on one thread.) */
 
-/* ---- one launch's SMs on several threads (exec_par.c) --------------------- */
-/* Runs SM sm for its part of a round, to the cycle limit (exec_sched.c). */
-typedef void (*ExecParSlice)(Exec *x, SimSM *sm, uint64_t limit);
-typedef struct {
-    int threads;              /* threads that ran the launch's rounds */
-    uint64_t rounds, rounds_parallel; /* rounds, and those cut into several chunks */
-    uint64_t rounds_serial;   /* rounds run on one thread at the end (serial_why) */
-    char serial_why[96];      /* "" or why the last rounds_serial rounds ran on one thread */
-    uint64_t pages_round;     /* 4 KB pages of global memory copied before a round's write */
-    uint64_t pages_kept;      /* of them, kept for the launch (read, then written) */
-    bool abandoned;           /* the attempt was given up: run the launch again serially */
-    char why[96];             /* why */
-} ExecParReport;
-/* Start running the launch's rounds on `threads` threads (workers started
- * here): NULL.  Else why the launch runs on one thread (a static string:
- * one thread asked, one SM, anything shared between SMs but memory, a
- * kernel whose blocks would meet: see exec_par.c's banner), and x->par
- * stays NULL. */
-const char *exec_par_begin(Exec *x, int threads, ExecParSlice slice);
-/* One round: SMs act[0..nact) in chunks side by side, each to limit; *end
- * raised to the furthest clock reached.  false: the attempt was abandoned
- * (the round's effects are not the serial run's); stop the launch. */
-bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t *end);
-/* Stop the workers and free the attempt, filling *rep (may be NULL).  true
- * when it was abandoned: global memory is back as it was before the launch,
- * and the caller runs the launch again with x->par NULL. */
-bool exec_par_end(Exec *x, ExecParReport *rep);
-/* In a chunk (x->pchunk): lanes read (write false) or wrote size bytes of
- * global memory at a.  A write is a plain store (what it leaves does not
- * depend on what was there): read-modify-writes of global memory, the
- * atomics, never run on threads (exec_par.c). */
-void exec_par_note(Exec *x, uint64_t a, uint64_t size, bool write);
-/* In a chunk: a lane read global memory at a, in allocation al, in a warp
- * access that is not one range (a gather): its 4 KB page is noted whole. */
-void exec_par_note_gather(Exec *x, const MemAlloc *al, uint64_t a);
-/* In a chunk, before writing size bytes at a in allocation al: their 4 KB
- * pages are saved for the round (by the first chunk to write each; another
- * waits for its copy).  false when memory ran out (the write must not
- * happen). */
-bool exec_par_write(Exec *x, const MemAlloc *al, uint64_t a, uint64_t size);
-/* In a chunk: exec_atomic_log's work, into the chunk's own log. */
-void exec_par_atomic_log(Exec *x, Warp *w, int lane, const char *space, uint64_t addr, uint64_t old,
-                         uint64_t val);
+/* One launch's SMs on several threads, the executor's side: exec_par.h. */
+/* Tracing hooks and the warp states of timed traces: exec_trace.h. */
 
 /* ---- warp-synchronous instructions (exec_sync.c) ------------------------ */
 /* Lanes em of w reached warp-synchronous instruction in.  true: execute it
@@ -727,35 +607,7 @@ void exec_tile_marks_free(SimProgram *p);
  * marker's operands, as lane `lane` of w holds them, decoded into *ev. */
 int exec_tile_mark_read(const Exec *x, const Warp *w, const SimInst *in, int lane, TraceEvent *ev);
 
-/* ---- race checking hooks (exec_race.c), called only when x->race -------- */
-enum { EXEC_RACE_READ, EXEC_RACE_WRITE, EXEC_RACE_ATOMIC, EXEC_RACE_ASYNC };
-void exec_race_mem(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op);
-/* The same, with the cp.async group each thread is filling (open_group[tid],
- * exec_async.c's) for EXEC_RACE_ASYNC; exec_race_mem passes NULL. */
-void exec_race_mem_async(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op, const uint32_t *open_group);
-void exec_race_block(Exec *x, Block *b, bool begin);
-void exec_race_barrier(Exec *x, Block *b);
-void exec_race_warp_sync(Exec *x, Warp *w, uint32_t m);
-/* Thread tid of b waited for its cp.async groups below `below`. */
-void exec_race_async_done(Exec *x, Block *b, uint32_t tid, uint32_t below);
-/* The mbarrier at p (in b's shared memory, else ignored) completed a phase
- * (observed false), or thread tid saw a phase of it complete (observed). */
-void exec_race_mbarrier(Exec *x, Block *b, const uint8_t *p, uint32_t tid, bool observed);
-/* Race findings of the checker after the launch, appended to out[have..cap):
- * returns the new count.  With tw, each is also written to the trace as a
- * race record at `cycle` (the launch's end). */
-int exec_race_findings(const SimProgram *p, const DeviceLaunch *c, const struct RaceChecker *rc,
-                       DeviceRace *out, int have, int cap, TraceWriter *tw, uint64_t cycle);
-/* With checking on: barrier id of b released although its threads met at
- * different barrier instructions (pc1 of lane l1, pc2 of lane l2), or some
- * exited without arriving (exited; w2/l2/pc2 name one). */
-void exec_race_barrier_divergence(Exec *x, Block *b, int id, const Warp *w1, int l1, int32_t pc1, const Warp *w2,
-                                  int l2, int32_t pc2, bool exited);
-/* Atomic order log (exec_race.c): one element update. */
-void exec_atomic_log(Exec *x, Warp *w, int lane, int space, uint64_t addr, uint64_t old, uint64_t val);
-/* One update (old -> val by lane `lane` of w) counted on lg, and listed
- * while lg has room. */
-void exec_atomic_log_add(const Exec *x, DeviceAtomicLog *lg, const Warp *w, int lane, uint64_t old, uint64_t val);
+/* Race checking hooks and the atomic order log: exec_race.h. */
 
 /* ---- timing model hooks (timing_*.c), called only when x->tm ------------
  * With the timing model the scheduler of exec_sched.c asks timing_pick
@@ -783,34 +635,6 @@ uint64_t timing_globaltimer(const Exec *x);
  * untimed, or w not resident or exited.  Caches w's dependences; changes no
  * timing. */
 int timing_warp_state(const Exec *x, const Warp *w, uint64_t *since);
-
-/* ---- tracing hooks (exec_trace.c), called only when x->trace ----------- */
-void exec_trace_block(Exec *x, const Block *b, bool begin); /* dispatch / retire */
-void exec_trace_issue(Exec *x, const Warp *w, const SimInst *in, uint32_t m);
-/* w stopped being able to issue (every lane waits or exited): its span. */
-void exec_trace_span(Exec *x, const Warp *w);
-void exec_trace_mem(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int kind);
-void exec_trace_atomic(Exec *x, const Warp *w, const SimInst *in, int lane, uint64_t addr,
-                       uint64_t old, uint64_t val);
-void exec_trace_arrive(Exec *x, const Warp *w, uint32_t id, uint32_t m, uint32_t arrived);
-void exec_trace_release(Exec *x, const Block *b, uint32_t id, uint32_t released);
-void exec_trace_collective(Exec *x, const Warp *w, const SimInst *in, uint32_t m, int kind,
-                           uint32_t member);
-void exec_trace_fault(Exec *x, const Warp *w, const SimInst *in, int lane);
-
-/* ---- warp states in timed traces (exec_trace_state.c) ------------------- */
-typedef struct ExecStates ExecStates;
-/* Timed and traced at level warps or more: the per-warp buffers.  false when
- * out of memory; true (and nothing) otherwise. */
-bool exec_trace_states_begin(Exec *x);
-/* w was in TRACE_STATE_* state during cycles from..to (inclusive), right
- * after what it reported last; coalesced, written when 32 runs are pending.
- * Does nothing without the buffers. */
-void exec_trace_state(Exec *x, const Warp *w, int state, uint64_t from, uint64_t to);
-/* Write w's pending runs (it exited) / every warp's (the slice ends). */
-void exec_trace_states_flush(Exec *x, const Warp *w);
-void exec_trace_states_flush_all(Exec *x);
-void exec_trace_states_end(Exec *x);      /* free the buffers (written or not) */
 
 /* For tests (exec_float.c): true makes full-warp fma.rn.f32 take the
  * portable double-precision path even where the CPU has AVX2 and FMA, so

@@ -4,6 +4,7 @@
  * here), isspacep, and the 4-way SIMD video instructions vadd4 vsub4
  * vabsdiff4 vmin4 vmax4 in their plain form. */
 #include "exec_int.h"
+#include "exec_decode.h"
 #include "exec_lanes.h"
 
 #include <string.h>

@@ -11,6 +11,7 @@
  * calls exec_lanes.c, exec_sync.c (warp-synchronous waits), the handlers
  * through SimInst.fn, exec_trace.c and exec_fault.c. */
 #include "exec_int.h"
+#include "exec_trace.h"
 
 #include <string.h>
 
@@ -74,11 +75,7 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
         if (!w->conv || !in->plain) { /* everything else: exec_issue */
             k += exec_issue(x, w);
         } else { /* exec_issue's converged FLOW_NEXT and FLOW_BRANCH cases, inline */
-            uint32_t m = w->run, em = m;
-            if (in->guard >= 0) {
-                uint32_t g = w->p[in->guard];
-                em &= in->guard_neg ? ~g : g;
-            }
+            uint32_t m = w->run, em = exec_guard_mask(w, in, m);
             if (x->trace)
                 exec_trace_issue(x, w, in, m);
             st->warp_insts++;
@@ -177,11 +174,7 @@ bool exec_issue(Exec *x, Warp *w)
                 w->pc[__builtin_ctz(r)]++;
         return false;
     }
-    uint32_t em = m;
-    if (in->guard >= 0) {
-        uint32_t g = w->p[in->guard];
-        em &= in->guard_neg ? ~g : g;
-    }
+    uint32_t em = exec_guard_mask(w, in, m);
     if (x->trace)
         exec_trace_issue(x, w, in, m);
     st->warp_insts++;

@@ -5,6 +5,10 @@
  * (exec_atomic_order). */
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_par.h"
+#include "exec_race.h"
+#include "exec_trace.h"
+#include "exec_decode.h"
 #include "exec_lanes.h"
 #include "race.h"
 

@@ -7,6 +7,7 @@
  * and partial effects are unchanged.  With SMs on threads (exec_par.c) the
  * bytes are noted here too.  Called by exec_mem.c's ld and st handlers. */
 #include "exec_int.h"
+#include "exec_par.h"
 #include "exec_lanes.h"
 
 #include <string.h>

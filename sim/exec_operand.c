@@ -5,6 +5,7 @@
  * exec_float.c, exec_mem.c, ...); calls no executor file, so decoding runs
  * one way: exec_decode.c -> a family's dec_* -> here. */
 #include "exec_int.h"
+#include "exec_decode.h"
 
 #include <stdarg.h>
 #include <stdio.h>

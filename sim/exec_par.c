@@ -29,6 +29,7 @@
  * exec_run.c (begin, end) and exec_sched.c (rounds), exec_mem.c (notes);
  * runs SMs through the slice function exec_sched.c hands it. */
 #include "exec_par_int.h"
+#include "exec_race.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 
 #include "exec_int.h"
+#include "exec_par.h"
 
 /* Global memory is saved in pages of 4 KB, relative to the allocation. */
 #define PAR_PAGE_BITS 12

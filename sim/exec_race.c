@@ -6,6 +6,8 @@
  * const accesses are private or read-only and never race. */
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_par.h"
+#include "exec_race.h"
 #include "race.h"
 
 #include <stdio.h>

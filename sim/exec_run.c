@@ -4,6 +4,8 @@
  * Exec and hands it to exec_sched.c.  Called by device_sim.c. */
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_par.h"
+#include "exec_trace.h"
 #include "file_read.h"
 
 #include <stdarg.h>

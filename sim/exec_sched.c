@@ -33,6 +33,9 @@
  * the launch runs again here on one thread. */
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_par.h"
+#include "exec_race.h"
+#include "exec_trace.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,7 @@
  * applied it -- and writes one TRACE_EV_TILE record once all its warps have
  * passed the operation.  Without a trace the markers do nothing. */
 #include "exec_int.h"
+#include "exec_decode.h"
 
 #include <stdlib.h>
 #include <string.h>

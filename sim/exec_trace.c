@@ -4,6 +4,7 @@
  * trace events (trace.h) and decide by level what gets written.  The cycle
  * is the launch's cycle clock (exec_sched.c; see traces/FORMAT.md). */
 #include "exec_int.h"
+#include "exec_trace.h"
 #include "timing.h"
 
 #include <string.h>

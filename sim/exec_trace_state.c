@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "exec_int.h"
+#include "exec_trace.h"
 
 struct ExecStates {
     uint64_t block;           /* linear block index of the pending runs */

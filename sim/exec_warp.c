@@ -7,6 +7,9 @@
  * does not exist reads 0, which is what its never-written registers hold
  * here too. */
 #include "exec_int.h"
+#include "exec_race.h"
+#include "exec_trace.h"
+#include "exec_decode.h"
 #include "exec_lanes.h"
 
 #include <string.h>

@@ -296,6 +296,9 @@ size_t ptx_module_bytes(const PtxModule *m);
 /* Index of the function called name, or -1. */
 int ptx_find_func(const PtxModule *m, const char *name);
 
+/* Whether the instruction has modifier m (written without its dot: "global"). */
+bool ptx_inst_has_mod(const PtxInst *in, const char *m);
+
 /* The location an instruction was written at in the outermost source (the
  * user's .cu line, following inlined_at links), or NULL without .loc. */
 const PtxLoc *ptx_inst_outer_loc(const PtxModule *m, const PtxInst *in);

@@ -476,6 +476,14 @@ int ptx_find_func(const PtxModule *m, const char *name)
     return -1;
 }
 
+bool ptx_inst_has_mod(const PtxInst *in, const char *m)
+{
+    for (int i = 0; i < in->n_mods; i++)
+        if (!strcmp(in->mods[i], m))
+            return true;
+    return false;
+}
+
 const PtxLoc *ptx_inst_outer_loc(const PtxModule *m, const PtxInst *in)
 {
     if (!m || !in || in->loc < 0 || in->loc >= m->n_locs)

@@ -15,14 +15,6 @@
 #include "exec_int.h"
 #include "timing_int.h"
 
-static bool has_mod(const PtxInst *pi, const char *m)
-{
-    for (int i = 0; i < pi->n_mods; i++)
-        if (!strcmp(pi->mods[i], m))
-            return true;
-    return false;
-}
-
 static uint8_t space_bits(int sp)
 {
     switch (sp) {
@@ -39,7 +31,7 @@ static bool ordered(const PtxInst *pi)
 {
     static const char *const ord[] = {"volatile", "acquire", "release", "relaxed", "sc", "mmio", "acq_rel"};
     for (size_t i = 0; i < sizeof ord / sizeof ord[0]; i++)
-        if (has_mod(pi, ord[i]))
+        if (ptx_inst_has_mod(pi, ord[i]))
             return true;
     return false;
 }
@@ -47,7 +39,7 @@ static bool ordered(const PtxInst *pi)
 /* Instructions that read or write the carry flag: an implicit register. */
 static bool carries(const PtxInst *pi)
 {
-    return has_mod(pi, "cc") || !strcmp(pi->opcode, "addc") || !strcmp(pi->opcode, "subc") ||
+    return ptx_inst_has_mod(pi, "cc") || !strcmp(pi->opcode, "addc") || !strcmp(pi->opcode, "subc") ||
            !strcmp(pi->opcode, "madc");
 }
 
@@ -88,7 +80,7 @@ static void mark_one(TimingInst *t, const PtxInst *pi, const SimInst *in)
             uint8_t sp = space_bits(t->space);
             if (sp != TIMING_SP_ANY) { /* a generic load is not moved (it may read shared) */
                 t->hz |= TIMING_HZ_CAND;
-                t->rsp = has_mod(pi, "nc") ? 0 : sp; /* .nc: read-only while the kernel runs */
+                t->rsp = ptx_inst_has_mod(pi, "nc") ? 0 : sp; /* .nc: read-only while the kernel runs */
             }
         } else if (!strcmp(pi->opcode, "st")) {
             t->wsp = space_bits(t->space);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "exec_int.h"
+#include "exec_trace.h"
 #include "timing_int.h"
 
 static inline size_t warp_index(const Exec *x, const Warp *w)
@@ -449,11 +450,7 @@ void timing_issue(Exec *x, Warp *w)
     const TimingInst *ti = &tm->ii[pc];
     if (pc != tw->cached_pc)
         deps(tm, wi, tw, pc);
-    uint32_t em = m;
-    if (in->guard >= 0) {
-        uint32_t g = w->p[in->guard];
-        em &= in->guard_neg ? ~g : g;
-    }
+    uint32_t em = exec_guard_mask(w, in, m);
     int ureason;
     uint64_t ur = unit_ready(tm, ts, q, ti->cls, now, &ureason);
     account(x, w, tw, ti, now, ur, ureason);

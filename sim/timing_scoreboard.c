@@ -14,14 +14,6 @@
 
 #define TIMING_SB_MAX 1024
 
-static bool has_mod(const PtxInst *pi, const char *m)
-{
-    for (int i = 0; i < pi->n_mods; i++)
-        if (!strcmp(pi->mods[i], m))
-            return true;
-    return false;
-}
-
 static bool is_op(const PtxInst *pi, const char *const *list)
 {
     for (; *list; list++)
@@ -53,7 +45,7 @@ static int space_of(const PtxInst *pi)
         {"global", PTX_SPACE_GLOBAL}, {"shared", PTX_SPACE_SHARED}, {"local", PTX_SPACE_LOCAL},
         {"const", PTX_SPACE_CONST}, {"param", PTX_SPACE_PARAM}};
     for (size_t i = 0; i < sizeof sp / sizeof sp[0]; i++)
-        if (has_mod(pi, sp[i].w))
+        if (ptx_inst_has_mod(pi, sp[i].w))
             return sp[i].sp;
     return PTX_SPACE_NONE;
 }
@@ -95,15 +87,18 @@ static void classify(const PtxInst *pi, TimingInst *t)
         t->cls = k == 'd' ? TC_FP64 : (k == 'f' || k == 'h') ? TC_FP32
                : (!strcmp(op, "mul") || !strcmp(op, "mad")) ? TC_IMUL : TC_INT;
     } else if (!strcmp(op, "bar") || !strcmp(op, "barrier")) {
-        t->cls = has_mod(pi, "warp") ? TC_COLLECTIVE : TC_BARRIER;
+        t->cls = ptx_inst_has_mod(pi, "warp") ? TC_COLLECTIVE : TC_BARRIER;
     } else if (!strcmp(op, "membar") || !strcmp(op, "fence")) {
         t->cls = TC_MEMBAR;
     } else if (!strcmp(op, "nanosleep")) {
         t->cls = TC_NANOSLEEP;
-    } else if (!strcmp(op, "cp") && has_mod(pi, "async")) {
+    } else if (!strcmp(op, "cp") && ptx_inst_has_mod(pi, "async")) {
         t->cls = TC_CP_WAIT;
-        t->sub = has_mod(pi, "commit_group") ? 0 : has_mod(pi, "wait_group") ? 1 : has_mod(pi, "wait_all") ? 2 : 3;
-        if (t->sub == 3 && !has_mod(pi, "mbarrier")) {
+        t->sub = ptx_inst_has_mod(pi, "commit_group") ? 0
+               : ptx_inst_has_mod(pi, "wait_group")   ? 1
+               : ptx_inst_has_mod(pi, "wait_all")     ? 2
+                                                      : 3;
+        if (t->sub == 3 && !ptx_inst_has_mod(pi, "mbarrier")) {
             t->cls = TC_CP_ASYNC;
             t->bytes = 16;
             if (pi->n_opnds >= 3 && pi->opnds[2].kind == PTX_OPND_IMM_INT)
@@ -117,7 +112,7 @@ static void classify(const PtxInst *pi, TimingInst *t)
                !strcmp(op, "red")) {
         int sp = space_of(pi);
         bool atomic = op[0] == 'a' || op[0] == 'r';
-        int vec = has_mod(pi, "v4") ? 4 : has_mod(pi, "v2") ? 2 : 1;
+        int vec = ptx_inst_has_mod(pi, "v4") ? 4 : ptx_inst_has_mod(pi, "v2") ? 2 : 1;
         t->space = (uint8_t)sp;
         t->bytes = (uint8_t)(type_bytes(pi) * (unsigned)vec);
         if (sp == PTX_SPACE_PARAM)
