@@ -542,11 +542,23 @@ void exec_mark_reachable(const PtxModule *m, int f, char *seen);
 /* Issue one instruction of warp w (the scheduler picked it).  false when
  * it was a tile marker (a pseudo-instruction: it took no issue slot). */
 bool exec_issue(Exec *x, Warp *w);
-/* Issue w's next instruction, then while w stays converged and runnable
- * the ones no other warp can observe (SimInst.visible clear), up to max in
- * all, until a fault: exec_sched.c's burst without a stepper watching (it
- * asks before each instruction).  Returns how many took an issue slot. */
+/* Issue w's next instruction, then while w stays runnable and
+ * exec_burst_goes_on the ones no other warp can observe (SimInst.visible
+ * clear), up to max in all, until a fault: exec_sched.c's burst without a
+ * stepper watching (it asks before each instruction).  Returns how many
+ * took an issue slot. */
 uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max);
+/* After an instruction of w's burst: its next one is known and no other
+ * warp can observe it, so the burst goes on.  A diverged warp goes on only
+ * while its next group is the one exec_issue kept (Warp.gok: the group it
+ * issued goes on below the other lanes, with no yield due), so its next
+ * instruction is that group's, as exec_issue would pick it. */
+static inline bool exec_burst_goes_on(const Warp *w, const SimInst *insts)
+{
+    if (w->conv)
+        return !insts[w->upc].visible;
+    return w->gok && w->grun == w->run && w->yield_pc < 0 && !insts[w->gpc].visible;
+}
 
 /* Release block barrier id of b when enough threads arrived; true if it did. */
 bool exec_barrier_try_release(Exec *x, Block *b, int id);

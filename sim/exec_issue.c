@@ -106,7 +106,7 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
             if (!x->faulted && st->warp_insts >= x->budget)
                 budget_fault(x, w, in, m);
         }
-        if (!w->run || x->faulted || (k && (k >= max || !w->conv || insts[w->upc].visible)))
+        if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(w, insts))))
             return k;
     }
 }
@@ -115,10 +115,9 @@ uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
 {
     if (w->conv)
         return burst_loop(x, w, 0, max);
-    /* a diverged warp issues one group (its burst ends there unless that
-     * converged it): exec_issue without the loop's set-up */
+    /* a diverged warp's first group: exec_issue without the loop's set-up */
     uint64_t k = exec_issue(x, w);
-    if (!w->run || x->faulted || (k && (k >= max || !w->conv || x->prog->insts[w->upc].visible)))
+    if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(w, x->prog->insts))))
         return k;
     return burst_loop(x, w, k, max);
 }

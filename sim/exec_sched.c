@@ -299,7 +299,7 @@ static uint64_t burst(Exec *x, Warp *w)
         }
         k += exec_issue(x, w); /* a tile marker takes no issue slot */
     } while (w->run && !x->faulted &&
-             (k == 0 || (k < BURST_MAX && w->conv && !insts[w->upc].visible)));
+             (k == 0 || (k < BURST_MAX && exec_burst_goes_on(w, insts))));
     return k ? k : 1;
 }
 

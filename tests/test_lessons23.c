@@ -408,7 +408,7 @@ static void test_lesson2_trace_shows_the_groups_the_readme_names(void **st)
                                   "--arg 'buf:i32[32]=fill:0'", "instructions");
     static const char *const lines[] = {
         "           5        0  issue       w0 pc 272 mask 0x00007fff ptx:549 lessons/02-warps/kernel.cu:139",
-        "          23        0  issue       w0 pc 291 mask 0x3fff8000 ptx:577 lessons/02-warps/kernel.cu:142",
+        "          12        0  issue       w0 pc 291 mask 0x3fff8000 ptx:577 lessons/02-warps/kernel.cu:142",
         "          24        0  collective  w0 pc 275 shfl.idx mask 0x00007fff members 0x3fffffff",
         "          24        0  collective  w0 pc 292 shfl.idx mask 0x3fff8000 members 0x3fffffff",
     };
@@ -419,7 +419,7 @@ static void test_lesson2_trace_shows_the_groups_the_readme_names(void **st)
     char *raw = lesson_read_text("lessons/02-warps/README.md"), *readme = lesson_squash(raw);
     free(raw);
     static const char *const says[] = {"(`mask 0x00007fff`, then `0x3fff8000`)", "lanes 0-14 at `kernel.cu:139` at cycle 5",
-                                        "lanes 15-29 at `kernel.cu:142` at cycle 23",
+                                        "lanes 15-29 at `kernel.cu:142` at cycle 12",
                                         "at cycle 24 the line under the view reads `shfl.sync, lanes 0x3fff8000`"};
     for (size_t i = 0; i < sizeof says / sizeof *says; i++)
         if (!strstr(readme, says[i]))
