@@ -260,11 +260,13 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         if (pv & m)
             b->red_or = true;
     }
-    int32_t *pcs = w->pc;
-    LANES(m, { pcs[l]++; });
+    lanes_add_pc(w->pc, m, 1);
     if (in->sub != 1) { /* not arrive: wait */
         uint8_t *bid = w->barid;
-        LANES(m, { bid[l] = (uint8_t)id; });
+        if (m == FULL_MASK)
+            memset(bid, (int)id, WARP);
+        else
+            LANES(m, { bid[l] = (uint8_t)id; });
         w->run &= ~m;
         w->barwait |= m;
         w->barmask[id] |= m;

@@ -129,6 +129,19 @@ static SimStatus decode_inst(DecodeCtx *c)
     return SIM_OK;
 }
 
+/* SimInst.straight of a function's n instructions (its implicit ret
+ * last, which ends every run). */
+static void plan_straight(SimInst *insts, int n)
+{
+    unsigned run = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        const SimInst *in = &insts[i];
+        bool ok = in->plain && in->flow == SIM_FLOW_NEXT && in->guard < 0 && !in->visible && !in->pseudo;
+        run = ok ? (run < 255 ? run + 1 : 255) : 0;
+        insts[i].straight = (uint8_t)run;
+    }
+}
+
 /* An instruction the decoder refused: reached anyway (an indirect call the
  * launch check cannot follow), it stops the launch with the reason. */
 static void ex_unsupported(Exec *x, Warp *w, const SimInst *in, uint32_t m)
@@ -512,6 +525,7 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err_out)
         c.in = &p->insts[base + fn->n_insts];
         if (decode_inst(&c))
             goto fail;
+        plan_straight(&p->insts[base], fn->n_insts + 1);
         exec_regs_plan(p, f);
     }
     if (p->cap_konst == 0) { /* slot 0 exists even when no function has a body */

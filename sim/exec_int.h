@@ -107,6 +107,10 @@ struct SimInst {
                             every lane of the member mask (exec_sync.c) */
     uint8_t plain;       /* flow NEXT or BRANCH, not pseudo, not wsync: the
                             fast path of exec_issue_burst */
+    uint8_t straight;    /* instructions from this one on (at most 255) that a
+                            converged warp runs one after another with nothing
+                            to decide between them: plain, flow NEXT, no
+                            guard, not visible (exec_issue.c's straight runs) */
     uint8_t defs;        /* what it writes whole (every bit, whatever the slot
                             held) in every lane it runs, for exec_regs.c:
                             EXEC_DEFS_D d, EXEC_DEFS_VD the vd[] >= 0; and

@@ -65,6 +65,26 @@ static void budget_fault(Exec *x, Warp *w, const SimInst *in, uint32_t m)
                "DeviceLaunch.inst_budget)", (unsigned long long)x->stats->warp_insts);
 }
 
+/* A converged warp runs the n instructions from in on (n <= in->straight,
+ * the budget not reached by them): what the loop below does for each, less
+ * what none of them needs (guards, flow, traces, the budget), stopping after
+ * one that faults.  Returns how many ran. */
+static uint64_t straight_run(Exec *x, Warp *w, const SimInst *in, uint64_t n)
+{
+    uint32_t m = w->run;
+    uint64_t i = 0;
+    while (i < n) {
+        in[i].fn(x, w, &in[i], m);
+        i++;
+        if (x->faulted)
+            break;
+    }
+    w->upc += (int32_t)i;
+    x->stats->warp_insts += i;
+    x->stats->thread_insts += i * (uint64_t)exec_popc(m);
+    return i;
+}
+
 /* exec_issue_burst's loop, k instructions issued already. */
 __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
 {
@@ -74,6 +94,8 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
         const SimInst *in = &insts[w->upc];
         if (!w->conv || !in->plain) { /* everything else: exec_issue */
             k += exec_issue(x, w);
+        } else if (in->straight > 1 && !x->trace && st->warp_insts + in->straight < x->budget) {
+            k += straight_run(x, w, in, in->straight < max - k ? in->straight : max - k);
         } else { /* exec_issue's converged FLOW_NEXT and FLOW_BRANCH cases, inline */
             uint32_t m = w->run, em = exec_guard_mask(w, in, m);
             if (x->trace)

@@ -10,8 +10,7 @@
 void exec_warp_diverge(Warp *w)
 {
     if (w->conv) {
-        int32_t pc = w->upc, *p = w->pc;
-        LANES(w->run, { p[l] = pc; });
+        lanes_fill_pc(w->pc, w->run, w->upc);
         w->conv = false;
         w->gok = false;
     }

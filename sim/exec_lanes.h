@@ -57,6 +57,38 @@ static inline uint32_t lanes_pack(const uint8_t v[WARP])
 #define OPS_B   const uint64_t *b = exec_src(x, w, in->s[1])
 #define OPS_C   const uint64_t *c = exec_src(x, w, in->s[2])
 
+/* p[l] = v (lanes_fill_pc) or p[l] += d (lanes_add_pc) in the lanes of m: a
+ * warp's per-lane pcs, a whole warp in eight 4-lane stores (GCC's -O2 leaves
+ * the plain loop scalar). */
+typedef int32_t LanesI32x4 __attribute__((vector_size(16)));
+static inline void lanes_fill_pc(int32_t *p, uint32_t m, int32_t v)
+{
+    if (m == FULL_MASK) {
+        const LanesI32x4 vv = {v, v, v, v};
+        for (int l = 0; l < WARP; l += 4)
+            memcpy(p + l, &vv, sizeof vv);
+    } else {
+        for (uint32_t r = m; r; r &= r - 1)
+            p[__builtin_ctz(r)] = v;
+    }
+}
+
+static inline void lanes_add_pc(int32_t *p, uint32_t m, int32_t d)
+{
+    if (m == FULL_MASK) {
+        const LanesI32x4 dd = {d, d, d, d};
+        for (int l = 0; l < WARP; l += 4) {
+            LanesI32x4 v;
+            memcpy(&v, p + l, sizeof v);
+            v += dd;
+            memcpy(p + l, &v, sizeof v);
+        }
+    } else {
+        for (uint32_t r = m; r; r &= r - 1)
+            p[__builtin_ctz(r)] += d;
+    }
+}
+
 /* Width mask of an integer type (low bits kept in a register slot). */
 static inline uint64_t lanes_wmask(int bytes)
 {
