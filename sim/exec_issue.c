@@ -11,6 +11,7 @@
  * calls exec_lanes.c, exec_sync.c (warp-synchronous waits), the handlers
  * through SimInst.fn, exec_trace.c and exec_fault.c. */
 #include "exec_int.h"
+#include "exec_lanes.h"
 #include "exec_trace.h"
 
 #include <string.h>
@@ -85,6 +86,30 @@ static uint64_t straight_run(Exec *x, Warp *w, const SimInst *in, uint64_t n)
     return i;
 }
 
+/* A diverged warp whose next group is the kept one (Warp.gok) issues it
+ * when its instruction is plain with flow NEXT: exec_issue's work for that
+ * case, without its look for the group.  false (nothing done) otherwise. */
+static bool kept_group(Exec *x, Warp *w)
+{
+    if (!w->gok || w->grun != w->run || w->yield_pc >= 0 || w->gmask == w->run || x->trace)
+        return false;
+    const SimInst *in = &x->prog->insts[w->gpc];
+    if (!in->plain || in->flow != SIM_FLOW_NEXT)
+        return false;
+    uint32_t m = w->gmask, em = exec_guard_mask(w, in, m);
+    DeviceStats *st = x->stats;
+    st->warp_insts++;
+    st->thread_insts += (uint64_t)exec_popc(em);
+    if (em)
+        in->fn(x, w, in, em);
+    lanes_add_pc(w->pc, m, 1);
+    if (++w->gpc >= w->gabove) /* group_keep: it is the next group while below the rest */
+        w->gok = false;
+    if (!x->faulted && st->warp_insts >= x->budget)
+        budget_fault(x, w, in, m);
+    return true;
+}
+
 /* exec_issue_burst's loop, k instructions issued already. */
 __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
 {
@@ -92,7 +117,9 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
     DeviceStats *st = x->stats;
     for (;;) {
         const SimInst *in = &insts[w->upc];
-        if (!w->conv || !in->plain) { /* everything else: exec_issue */
+        if (!w->conv) {
+            k += kept_group(x, w) ? 1 : exec_issue(x, w);
+        } else if (!in->plain) { /* everything else: exec_issue */
             k += exec_issue(x, w);
         } else if (in->straight > 1 && !x->trace && st->warp_insts + in->straight < x->budget) {
             k += straight_run(x, w, in, in->straight < max - k ? in->straight : max - k);
@@ -137,8 +164,8 @@ uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
 {
     if (w->conv)
         return burst_loop(x, w, 0, max);
-    /* a diverged warp's first group: exec_issue without the loop's set-up */
-    uint64_t k = exec_issue(x, w);
+    /* a diverged warp's first group: without the loop's set-up */
+    uint64_t k = kept_group(x, w) ? 1 : exec_issue(x, w);
     if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(w, x->prog->insts))))
         return k;
     return burst_loop(x, w, k, max);
