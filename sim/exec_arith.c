@@ -4,6 +4,7 @@
 #include "exec_int.h"
 #include "exec_decode.h"
 #include "exec_lanes.h"
+#include "exec_vec.h"
 
 #include <string.h>
 
@@ -56,6 +57,28 @@ TER(ex_mad32, uint32_t, A * B + C)
 TER(ex_mad64, uint64_t, A * B + C)
 TER(ex_madwide_s32, uint64_t, (uint64_t)((int64_t)(int32_t)A * (int64_t)(int32_t)B) + C)
 TER(ex_madwide_u32, uint64_t, (uint64_t)(uint32_t)A * (uint64_t)(uint32_t)B + C)
+
+/* The host's vector form of a fast handler (exec_vec.h), else the handler. */
+static ExecFn vec_of(ExecFn fast, const SimInst *in)
+{
+    static const struct {
+        ExecFn fn;
+        ExecVecOp op;
+    } map[] = {
+        {ex_add32, EXEC_VEC_ADD32}, {ex_sub32, EXEC_VEC_SUB32}, {ex_mul32, EXEC_VEC_MUL32},
+        {ex_and32, EXEC_VEC_AND32}, {ex_or32, EXEC_VEC_OR32}, {ex_xor32, EXEC_VEC_XOR32},
+        {ex_shl32, EXEC_VEC_SHL32}, {ex_shr_u32, EXEC_VEC_SHR_U32}, {ex_shr_s32, EXEC_VEC_SHR_S32},
+        {ex_mad32, EXEC_VEC_MAD32}, {ex_mulwide_s32, EXEC_VEC_MULWIDE_S32},
+        {ex_mulwide_u32, EXEC_VEC_MULWIDE_U32}, {ex_madwide_s32, EXEC_VEC_MADWIDE_S32},
+        {ex_madwide_u32, EXEC_VEC_MADWIDE_U32}, {ex_add64, EXEC_VEC_ADD64}, {ex_sub64, EXEC_VEC_SUB64},
+        {ex_and64, EXEC_VEC_AND64}, {ex_or64, EXEC_VEC_OR64}, {ex_xor64, EXEC_VEC_XOR64}};
+    for (size_t k = 0; k < sizeof map / sizeof *map; k++)
+        if (map[k].fn == fast) {
+            ExecFn v = exec_vec_int(map[k].op, in);
+            return v ? v : fast;
+        }
+    return fast;
+}
 
 /* ---- generic forms: any width, through alu_* -------------------------- */
 enum {
@@ -317,7 +340,7 @@ SimStatus dec_arith(DecodeCtx *c)
         if (dec_src(c, i + 1, st, &in->s[i]))
             return c->err->status;
     }
-    in->fn = fast ? fast : ex_generic;
+    in->fn = fast ? vec_of(fast, in) : ex_generic;
     in->defs = EXEC_DEFS_D;
     return SIM_OK;
 }

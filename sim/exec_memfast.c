@@ -9,6 +9,7 @@
 #include "exec_int.h"
 #include "exec_par.h"
 #include "exec_lanes.h"
+#include "exec_vec.h"
 
 #include <string.h>
 
@@ -128,10 +129,10 @@ static bool region_of(Exec *x, Warp *w, const SimInst *in, uint32_t m, unsigned 
 /* ---- the affine fast path --------------------------------------------------
  * Most warps address memory as a0 + l * step for lane l: s[tid], s[tid + k],
  * in[i] for consecutive i (step = the element size), or one variable for
- * all (step 0).  affine_of finds that in one vectorisable pass over the 32
- * address registers (inactive lanes' too: where they break the pattern, the
- * general path above runs), and the bounds from the first and last active
- * lanes alone.  *o0 is lane 0's offset in the region (modulo 2^64: lane 0
+ * all (step 0).  affine_of finds that in one pass over the 32 address
+ * registers (exec_vec_affine: AVX2 where the host has it), inactive lanes'
+ * too (where they break the pattern, the general path above runs), and the
+ * bounds from the first and last active lanes alone.  *o0 is lane 0's offset in the region (modulo 2^64: lane 0
  * may be inactive and outside it); lane l's is o0 + l * step. */
 static bool affine_of(Exec *x, Warp *w, const SimInst *in, uint32_t m, unsigned size, bool write,
                       uint64_t *o0, uint64_t *step, Region *rg)
@@ -140,22 +141,10 @@ static bool affine_of(Exec *x, Warp *w, const SimInst *in, uint32_t m, unsigned 
     if (!(m & (m - 1))) /* one lane: no pattern to find (the general path is as quick) */
         return false;
     if (in->base >= 0) {
-        /* two lanes at a time (GCC's vector extension, which clang has too:
-         * at -O2 GCC vectorises no reduction) */
-        typedef uint64_t U64x2 __attribute__((vector_size(16)));
         const uint64_t *b = exec_src(x, w, in->base);
-        uint64_t b0 = b[0];
-        st = b[1] - b[0];
-        U64x2 want = {b0, b0 + st}, step2 = {2 * st, 2 * st}, diff = {0, 0};
-        for (int l = 0; l < WARP; l += 2) {
-            U64x2 v;
-            memcpy(&v, b + l, sizeof v);
-            diff |= v ^ want;
-            want += step2;
-        }
-        if (diff[0] | diff[1])
+        if (!exec_vec_affine(b, &st))
             return false;
-        a0 += b0;
+        a0 += b[0];
     }
     /* aligned lane 0 and step: every lane aligned; a span of at most 31
      * steps that does not wrap around */
@@ -249,11 +238,50 @@ static bool st_one(Exec *x, Warp *w, const SimInst *in, uint32_t m, const uint64
     return true;
 }
 
+/* ---- the commonest accesses, looked at first ---------------------------------
+ * A whole warp's 4-byte elements one after another in the block's shared
+ * memory (s[tid], s[tid + k]), and a kernel parameter read by every lane:
+ * the checks affine_of and region_at make for them, nothing else.  When
+ * these say no, the paths above decide as before. */
+static inline bool shared_row(Exec *x, Warp *w, const SimInst *in, uint32_t m, uint8_t **host)
+{
+    if (m != FULL_MASK || in->space != PTX_SPACE_SHARED || in->vec != 1 || in->size != 4 || in->base < 0)
+        return false;
+    const uint64_t *b = exec_src(x, w, in->base);
+    uint64_t a0 = b[0] + (uint64_t)in->off, st, limit = x->shared_size;
+    if ((a0 & 3) || a0 >= limit || limit - a0 < 4 * WARP || !exec_vec_affine(b, &st) || st != 4)
+        return false;
+    *host = w->blk->shared + a0;
+    return true;
+}
+
+static inline bool ld_param(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint64_t a = (uint64_t)in->off, limit = x->params_size;
+    unsigned sz = in->size;
+    if ((a & (sz - 1)) || a >= limit || sz > limit - a)
+        return false;
+    uint64_t *d = exec_reg(w, in->d);
+    BY_TYPE(sz, in->sub, {
+        T v;
+        memcpy(&v, x->params + a, sizeof v);
+        exec_vec_fill(d, (uint64_t)v, m);
+    });
+    return true;
+}
+
 bool exec_ld_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     uint64_t addr[WARP], o0, step;
     Region rg;
     unsigned sz = in->size;
+    uint8_t *row;
+    if (in->d >= 0 && shared_row(x, w, in, m, &row)) {
+        exec_vec_load32(exec_reg(w, in->d), row, in->sub);
+        return true;
+    }
+    if (in->space == PTX_SPACE_PARAM && in->base < 0 && in->vec == 1 && in->d >= 0 && m && ld_param(x, w, in, m))
+        return true;
     if (m && !(m & (m - 1)))
         return ld_one(x, w, in, m);
     if (affine_of(x, w, in, m, sz * in->vec, false, &o0, &step, &rg)) {
@@ -291,7 +319,15 @@ bool exec_ld_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
                 continue;
             uint64_t *d = exec_reg(w, slot);
             const uint8_t *h = rg.host + k * sz;
-            if (m == FULL_MASK && step == sz) { /* one contiguous copy */
+            if (step == 0) { /* one element for every lane (a parameter): read once */
+                BY_TYPE(sz, in->sub, {
+                    T v;
+                    memcpy(&v, h + o0, sizeof v);
+                    exec_vec_fill(d, (uint64_t)v, m);
+                });
+            } else if (m == FULL_MASK && step == sz && sz == 4) {
+                exec_vec_load32(d, h + o0, in->sub);
+            } else if (m == FULL_MASK && step == sz) { /* one contiguous copy */
                 const uint8_t *src = h + o0;
                 BY_TYPE(sz, in->sub, LANES_ALL({
                     T v;
@@ -338,6 +374,11 @@ bool exec_st_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         for (int k = 0; k < in->vec; k++)
             v[k] = exec_src(x, w, in->vd[k]);
     int n = in->vec;
+    uint8_t *row;
+    if (shared_row(x, w, in, m, &row)) {
+        exec_vec_store32(row, v[0]);
+        return true;
+    }
     if (m && !(m & (m - 1)))
         return st_one(x, w, in, m, v);
     uint8_t *h;
@@ -379,7 +420,9 @@ bool exec_st_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         for (int k = 0; k < n; k++) {
             const uint64_t *s = v[k];
             uint8_t *hk = h + k * sz;
-            if (m == FULL_MASK && step == sz) { /* one contiguous copy */
+            if (m == FULL_MASK && step == sz && sz == 4) {
+                exec_vec_store32(hk + o0, s);
+            } else if (m == FULL_MASK && step == sz) { /* one contiguous copy */
                 uint8_t *dst = hk + o0;
                 BY_TYPE(sz, 0, LANES_ALL({
                     T t = (T)s[l];

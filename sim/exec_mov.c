@@ -5,6 +5,7 @@
 #include "exec_int.h"
 #include "exec_decode.h"
 #include "exec_lanes.h"
+#include "exec_vec.h"
 
 #include <string.h>
 
@@ -32,12 +33,11 @@ static void ex_mov_sreg(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     case SLOT_SMID: v = (uint64_t)b->sm; break;
     default: {
         const uint64_t *a = x->sregs + ((size_t)w->id * SLOT_COUNT + (size_t)in->s[0]) * WARP;
-        LANES(m, { d[l] = a[l] & wm; });
+        exec_vec_and(d, a, wm, m);
         return;
     }
     }
-    v &= wm;
-    LANES(m, { d[l] = v; });
+    exec_vec_fill(d, v & wm, m);
 }
 
 ExecFn exec_mov_sreg_fn(void)
@@ -127,7 +127,7 @@ SimStatus dec_mov(DecodeCtx *c)
         in->off = to ? -(int64_t)win : (int64_t)win;
         if (dec_dst(c, 0, &in->d) || dec_src(c, 1, ts[0], &in->s[0]))
             return c->err->status;
-        in->fn = ex_cvta;
+        in->fn = exec_vec_int(EXEC_VEC_CVTA, in) ? exec_vec_int(EXEC_VEC_CVTA, in) : ex_cvta;
         in->defs = EXEC_DEFS_D;
         return SIM_OK;
     }
@@ -223,5 +223,7 @@ SimStatus dec_mov(DecodeCtx *c)
         return c->err->status;
     in->off = sz < 8 ? (int64_t)lanes_wmask(sz) : 0;
     in->fn = s0->kind == PTX_OPND_SREG && in->s[0] >= 0 && in->s[0] < SLOT_COUNT ? ex_mov_sreg : ex_mov;
+    if (in->fn == ex_mov && exec_vec_int(EXEC_VEC_MOV, in))
+        in->fn = exec_vec_int(EXEC_VEC_MOV, in);
     return SIM_OK;
 }
