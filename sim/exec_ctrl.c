@@ -279,6 +279,44 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         exec_barrier_try_release(x, w->blk, (int)id);
 }
 
+bool exec_bar_whole(Exec *x, Warp *w, const SimInst *in)
+{
+    uint32_t m = w->run;
+    if (!w->conv || m != (w->present & ~w->exited) || exec_guard_mask(w, in, m) != m)
+        return false;
+    uint32_t id = (uint32_t)exec_src(x, w, in->s[0])[__builtin_ctz(m)];
+    if (id >= 16 || w->blk->bar[id].expected)
+        return false;
+    SimBarrier *b = &w->blk->bar[id];
+    DeviceStats *st = x->stats;
+    st->warp_insts++;
+    st->thread_insts += (uint64_t)exec_popc(m);
+    /* exec_issue: the warp's lanes take their own pcs; ex_bar: every live
+     * lane is here (nothing skipped), arrives and waits one past it */
+    int32_t pc = (int32_t)(in - x->prog->insts);
+    lanes_fill_pc(w->pc, m, pc + 1);
+    w->conv = false;
+    w->gok = false;
+    if (in->aligned)
+        w->bar_skip &= ~m;
+    if (!b->arrived)
+        b->pc = pc;
+    else if (b->pc != pc)
+        b->mixed = true;
+    b->arrived += (uint32_t)exec_popc(m);
+    if (m == FULL_MASK)
+        memset(w->barid, (int)id, WARP);
+    else
+        for (uint32_t r = m; r; r &= r - 1)
+            w->barid[__builtin_ctz(r)] = (uint8_t)id;
+    w->run = 0;
+    w->barwait |= m;
+    w->barmask[id] |= m;
+    if (st->warp_insts >= x->budget)
+        exec_budget_fault(x, w, in, m);
+    return true;
+}
+
 /* barrier.cluster.arrive (sub 1) / .wait (sub 2).  A launch without
  * clusters runs each CTA as a cluster of one: wait is the CTA's barrier over
  * every thread (hardware barrier 15, which a kernel naming its own barriers
@@ -423,6 +461,7 @@ SimStatus dec_ctrl(DecodeCtx *c)
             return c->err->status;
         in->flow = SIM_FLOW_SELF;
         in->fn = ex_bar;
+        in->cta_sync = in->sub == 0 && nsrc == 1;
         return SIM_OK;
     }
     if (!strcmp(op, "call")) {

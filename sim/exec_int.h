@@ -107,6 +107,8 @@ struct SimInst {
                             every lane of the member mask (exec_sync.c) */
     uint8_t plain;       /* flow NEXT or BRANCH, not pseudo, not wsync: the
                             fast path of exec_issue_burst */
+    uint8_t cta_sync;    /* bar.sync / barrier.sync with no thread count:
+                            exec_bar_whole's fast path may take it */
     uint8_t straight;    /* instructions from this one on (at most 255) that a
                             converged warp runs one after another with nothing
                             to decide between them: plain, flow NEXT, no
@@ -543,6 +545,8 @@ SimStatus exec_kernel_check(const SimProgram *p, int fidx, SimError *err);
  * (n_funcs + 1 bytes, zeroed by the caller).  exec_check.c. */
 void exec_mark_reachable(const PtxModule *m, int f, char *seen);
 
+/* The budget ran out after w's instruction in (lanes m): the fault. */
+void exec_budget_fault(Exec *x, Warp *w, const SimInst *in, uint32_t m);
 /* Issue one instruction of warp w (the scheduler picked it).  false when
  * it was a tile marker (a pseudo-instruction: it took no issue slot). */
 bool exec_issue(Exec *x, Warp *w);
@@ -563,6 +567,13 @@ static inline bool exec_burst_goes_on(const Warp *w, const SimInst *insts)
         return !insts[w->upc].visible;
     return w->gok && w->grun == w->run && w->yield_pc < 0 && !insts[w->gpc].visible;
 }
+
+/* A converged warp whose every live lane runs in (SimInst.cta_sync) arrives
+ * at its barrier and waits: exec_issue's and ex_bar's work for that case
+ * (exec_ctrl.c), the warp's instruction counted.  false, nothing done, when
+ * the case is not that one (a guard off in some lane, a lane elsewhere, an
+ * id out of range, a counted barrier pending). */
+bool exec_bar_whole(Exec *x, Warp *w, const SimInst *in);
 
 /* Release block barrier id of b when enough threads arrived; true if it did. */
 bool exec_barrier_try_release(Exec *x, Block *b, int id);

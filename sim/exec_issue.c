@@ -57,8 +57,7 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
     w->conv = true;
 }
 
-/* The budget ran out after w's instruction in. */
-static void budget_fault(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+void exec_budget_fault(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     exec_fault(x, w, in, __builtin_ctz(m), "budget-exceeded", 0,
                "the launch executed %llu warp instructions, its instruction budget "
@@ -106,7 +105,7 @@ static bool kept_group(Exec *x, Warp *w)
     if (++w->gpc >= w->gabove) /* group_keep: it is the next group while below the rest */
         w->gok = false;
     if (!x->faulted && st->warp_insts >= x->budget)
-        budget_fault(x, w, in, m);
+        exec_budget_fault(x, w, in, m);
     return true;
 }
 
@@ -120,7 +119,7 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
         if (!w->conv) {
             k += kept_group(x, w) ? 1 : exec_issue(x, w);
         } else if (!in->plain) { /* everything else: exec_issue */
-            k += exec_issue(x, w);
+            k += in->cta_sync && !x->trace && exec_bar_whole(x, w, in) ? 1 : exec_issue(x, w);
         } else if (in->straight > 1 && !x->trace && st->warp_insts + in->straight < x->budget) {
             k += straight_run(x, w, in, in->straight < max - k ? in->straight : max - k);
         } else { /* exec_issue's converged FLOW_NEXT and FLOW_BRANCH cases, inline */
@@ -153,7 +152,7 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
             }
             k++;
             if (!x->faulted && st->warp_insts >= x->budget)
-                budget_fault(x, w, in, m);
+                exec_budget_fault(x, w, in, m);
         }
         if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(w, insts))))
             return k;
@@ -282,6 +281,6 @@ bool exec_issue(Exec *x, Warp *w)
     if (x->faulted)
         return true;
     if (st->warp_insts >= x->budget)
-        budget_fault(x, w, in, m);
+        exec_budget_fault(x, w, in, m);
     return true;
 }
