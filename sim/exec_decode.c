@@ -126,6 +126,8 @@ static SimStatus decode_inst(DecodeCtx *c)
         in->space != PTX_SPACE_LOCAL && in->space != PTX_SPACE_PARAM && in->space != PTX_SPACE_CONST &&
         in->space != SPACE_TPARAM)
         in->visible = 1;
+    in->blk_private = in->visible && in->space == PTX_SPACE_SHARED &&
+                      (!strcmp(pi->opcode, "ld") || !strcmp(pi->opcode, "ldu") || !strcmp(pi->opcode, "st"));
     return SIM_OK;
 }
 

@@ -107,6 +107,8 @@ struct SimInst {
                             every lane of the member mask (exec_sync.c) */
     uint8_t plain;       /* flow NEXT or BRANCH, not pseudo, not wsync: the
                             fast path of exec_issue_burst */
+    uint8_t blk_private; /* visible, but only to the warps of its block: a
+                            shared-memory ld/st (exec_burst_goes_on) */
     uint8_t cta_sync;    /* bar.sync / barrier.sync with no thread count:
                             exec_bar_whole's fast path may take it */
     uint8_t straight;    /* instructions from this one on (at most 255) that a
@@ -557,15 +559,39 @@ bool exec_issue(Exec *x, Warp *w);
  * took an issue slot. */
 uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max);
 /* After an instruction of w's burst: its next one is known and no other
- * warp can observe it, so the burst goes on.  A diverged warp goes on only
- * while its next group is the one exec_issue kept (Warp.gok: the group it
- * issued goes on below the other lanes, with no yield due), so its next
- * instruction is that group's, as exec_issue would pick it. */
-static inline bool exec_burst_goes_on(const Warp *w, const SimInst *insts)
+ * warp can observe it now, so the burst goes on.  A diverged warp goes on
+ * only while its next group is the one exec_issue kept (Warp.gok: the group
+ * it issued goes on below the other lanes, with no yield due), so its next
+ * instruction is that group's, as exec_issue would pick it.  An instruction
+ * only its block's warps can observe (SimInst.blk_private: shared memory,
+ * no clusters) joins the burst while every other warp of the block waits
+ * (at a barrier, or exited): none of them can run before this warp does
+ * something they can see.  Not in a traced launch: there each shared
+ * access keeps a cycle of its own, so the memory view shows one access a
+ * cycle (traced launches already interleave SMs in shorter slices).  *alone
+ * caches that look for one burst (-1: not looked yet): the other warps
+ * cannot start running during it. */
+static inline bool exec_burst_goes_on(const Exec *x, const Warp *w, const SimInst *insts, int *alone)
 {
+    const SimInst *next;
     if (w->conv)
-        return !insts[w->upc].visible;
-    return w->gok && w->grun == w->run && w->yield_pc < 0 && !insts[w->gpc].visible;
+        next = &insts[w->upc];
+    else if (w->gok && w->grun == w->run && w->yield_pc < 0)
+        next = &insts[w->gpc];
+    else
+        return false;
+    if (!next->visible)
+        return true;
+    if (!next->blk_private || x->cl || x->trace)
+        return false;
+    if (*alone < 0) {
+        const Warp *v = w->blk->warps, *end = v + x->nwarps;
+        uint32_t others = 0;
+        for (; v < end; v++)
+            others |= v == w ? 0 : v->run;
+        *alone = others == 0;
+    }
+    return *alone;
 }
 
 /* A converged warp whose every live lane runs in (SimInst.cta_sync) arrives

@@ -87,26 +87,48 @@ static uint64_t straight_run(Exec *x, Warp *w, const SimInst *in, uint64_t n)
 
 /* A diverged warp whose next group is the kept one (Warp.gok) issues it
  * when its instruction is plain with flow NEXT: exec_issue's work for that
- * case, without its look for the group.  false (nothing done) otherwise. */
-static bool kept_group(Exec *x, Warp *w)
+ * case, without its look for the group -- and with a straight run
+ * (SimInst.straight) up to room more, while the group stays below the other
+ * lanes, as straight_run does for a converged warp.  Returns how many
+ * instructions it issued, 0 when the case is not that one. */
+static uint64_t kept_group(Exec *x, Warp *w, uint64_t room)
 {
     if (!w->gok || w->grun != w->run || w->yield_pc >= 0 || w->gmask == w->run || x->trace)
-        return false;
+        return 0;
     const SimInst *in = &x->prog->insts[w->gpc];
     if (!in->plain || in->flow != SIM_FLOW_NEXT)
-        return false;
-    uint32_t m = w->gmask, em = exec_guard_mask(w, in, m);
+        return 0;
+    uint32_t m = w->gmask;
     DeviceStats *st = x->stats;
-    st->warp_insts++;
-    st->thread_insts += (uint64_t)exec_popc(em);
-    if (em)
-        in->fn(x, w, in, em);
-    lanes_add_pc(w->pc, m, 1);
-    if (++w->gpc >= w->gabove) /* group_keep: it is the next group while below the rest */
+    uint64_t n = in->straight, i = 0;
+    if (n > (uint64_t)(w->gabove - w->gpc))
+        n = (uint64_t)(w->gabove - w->gpc);
+    if (n > room)
+        n = room;
+    if (n > 1 && st->warp_insts + n < x->budget) { /* unguarded, no budget fault among them */
+        while (i < n) {
+            in[i].fn(x, w, &in[i], m);
+            i++;
+            if (x->faulted)
+                break;
+        }
+        st->warp_insts += i;
+        st->thread_insts += i * (uint64_t)exec_popc(m);
+    } else {
+        uint32_t em = exec_guard_mask(w, in, m);
+        st->warp_insts++;
+        st->thread_insts += (uint64_t)exec_popc(em);
+        if (em)
+            in->fn(x, w, in, em);
+        i = 1;
+        if (!x->faulted && st->warp_insts >= x->budget)
+            exec_budget_fault(x, w, in, m);
+    }
+    lanes_add_pc(w->pc, m, (int32_t)i);
+    w->gpc += (int32_t)i;
+    if (w->gpc >= w->gabove) /* group_keep: it is the next group while below the rest */
         w->gok = false;
-    if (!x->faulted && st->warp_insts >= x->budget)
-        exec_budget_fault(x, w, in, m);
-    return true;
+    return i;
 }
 
 /* exec_issue_burst's loop, k instructions issued already. */
@@ -114,10 +136,12 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
 {
     const SimInst *insts = x->prog->insts;
     DeviceStats *st = x->stats;
+    int alone = -1; /* exec_burst_goes_on's look, once a burst */
     for (;;) {
         const SimInst *in = &insts[w->upc];
         if (!w->conv) {
-            k += kept_group(x, w) ? 1 : exec_issue(x, w);
+            uint64_t n = kept_group(x, w, max - k);
+            k += n ? n : exec_issue(x, w);
         } else if (!in->plain) { /* everything else: exec_issue */
             k += in->cta_sync && !x->trace && exec_bar_whole(x, w, in) ? 1 : exec_issue(x, w);
         } else if (in->straight > 1 && !x->trace && st->warp_insts + in->straight < x->budget) {
@@ -154,7 +178,7 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
             if (!x->faulted && st->warp_insts >= x->budget)
                 exec_budget_fault(x, w, in, m);
         }
-        if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(w, insts))))
+        if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(x, w, insts, &alone))))
             return k;
     }
 }
@@ -164,8 +188,11 @@ uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
     if (w->conv)
         return burst_loop(x, w, 0, max);
     /* a diverged warp's first group: without the loop's set-up */
-    uint64_t k = kept_group(x, w) ? 1 : exec_issue(x, w);
-    if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(w, x->prog->insts))))
+    uint64_t k = kept_group(x, w, max);
+    int alone = -1;
+    if (!k)
+        k = exec_issue(x, w);
+    if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(x, w, x->prog->insts, &alone))))
         return k;
     return burst_loop(x, w, k, max);
 }

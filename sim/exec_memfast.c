@@ -191,6 +191,13 @@ static inline bool one_lane(Exec *x, Warp *w, const SimInst *in, uint32_t m, uns
 {
     int l = __builtin_ctz(m);
     uint64_t a = (in->base >= 0 ? exec_src(x, w, in->base)[l] : 0) + (uint64_t)in->off;
+    if (in->space == PTX_SPACE_SHARED) { /* region_at's test for the block's shared memory */
+        uint64_t limit = x->shared_size;
+        if ((a & (size - 1)) || a >= limit || size > limit - a)
+            return false;
+        *host = w->blk->shared + a;
+        return true;
+    }
     Region rg;
     Lanes ln = {.m = m, .a0 = a, .step = 0}; /* (lane l's address: a0 + l * 0) */
     if ((a & (size - 1)) || !region_at(x, w, in, a, a, size, write, &ln, &rg))

@@ -6,7 +6,9 @@
  * instruction each, from the warps of its resident blocks that have
  * runnable lanes (warp k of the SM belongs to scheduler k % 4).  A warp
  * issues the instructions no other warp can observe in a burst, one per
- * cycle of its scheduler (burst()).
+ * cycle of its scheduler (burst(); exec_burst_goes_on: a diverged warp's
+ * kept group too, and shared-memory accesses while the rest of its block
+ * waits).
  *
  * SMs are simulated a slice of cycles at a time, one after another, each on
  * its own clock; an SM's slice ends early when a block finishes while
@@ -292,6 +294,7 @@ static uint64_t burst(Exec *x, Warp *w)
         k = exec_issue_burst(x, w, BURST_MAX);
         return k ? k : 1;
     }
+    int alone = -1;
     do {
         if (x->cfg->on_issue && exec_view_call(x, w) != 0) {
             exec_fault(x, w, NULL, -1, "stopped", 0, "the launch was stopped before it finished");
@@ -299,7 +302,7 @@ static uint64_t burst(Exec *x, Warp *w)
         }
         k += exec_issue(x, w); /* a tile marker takes no issue slot */
     } while (w->run && !x->faulted &&
-             (k == 0 || (k < BURST_MAX && exec_burst_goes_on(w, insts))));
+             (k == 0 || (k < BURST_MAX && exec_burst_goes_on(x, w, insts, &alone))));
     return k ? k : 1;
 }
 
