@@ -135,12 +135,14 @@ static SimStatus decode_inst(DecodeCtx *c)
  * last, which ends every run). */
 static void plan_straight(SimInst *insts, int n)
 {
-    unsigned run = 0;
+    unsigned run = 0, blk = 0;
     for (int i = n - 1; i >= 0; i--) {
         const SimInst *in = &insts[i];
-        bool ok = in->plain && in->flow == SIM_FLOW_NEXT && in->guard < 0 && !in->visible && !in->pseudo;
-        run = ok ? (run < 255 ? run + 1 : 255) : 0;
+        bool ok = in->plain && in->flow == SIM_FLOW_NEXT && in->guard < 0 && !in->pseudo;
+        run = ok && !in->visible ? (run < 255 ? run + 1 : 255) : 0;
+        blk = ok && (!in->visible || in->blk_private) ? (blk < 255 ? blk + 1 : 255) : 0;
         insts[i].straight = (uint8_t)run;
+        insts[i].straight_blk = (uint8_t)blk;
     }
 }
 

@@ -115,6 +115,8 @@ struct SimInst {
                             converged warp runs one after another with nothing
                             to decide between them: plain, flow NEXT, no
                             guard, not visible (exec_issue.c's straight runs) */
+    uint8_t straight_blk; /* the same, counting blk_private ones as not visible:
+                            the run while the rest of the block waits */
     uint8_t defs;        /* what it writes whole (every bit, whatever the slot
                             held) in every lane it runs, for exec_regs.c:
                             EXEC_DEFS_D d, EXEC_DEFS_VD the vd[] >= 0; and

@@ -91,7 +91,7 @@ static uint64_t straight_run(Exec *x, Warp *w, const SimInst *in, uint64_t n)
  * (SimInst.straight) up to room more, while the group stays below the other
  * lanes, as straight_run does for a converged warp.  Returns how many
  * instructions it issued, 0 when the case is not that one. */
-static uint64_t kept_group(Exec *x, Warp *w, uint64_t room)
+static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
 {
     if (!w->gok || w->grun != w->run || w->yield_pc >= 0 || w->gmask == w->run || x->trace)
         return 0;
@@ -100,7 +100,7 @@ static uint64_t kept_group(Exec *x, Warp *w, uint64_t room)
         return 0;
     uint32_t m = w->gmask;
     DeviceStats *st = x->stats;
-    uint64_t n = in->straight, i = 0;
+    uint64_t n = alone == 1 ? in->straight_blk : in->straight, i = 0;
     if (n > (uint64_t)(w->gabove - w->gpc))
         n = (uint64_t)(w->gabove - w->gpc);
     if (n > room)
@@ -136,16 +136,19 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
 {
     const SimInst *insts = x->prog->insts;
     DeviceStats *st = x->stats;
-    int alone = -1; /* exec_burst_goes_on's look, once a burst */
+    int alone = -1; /* exec_burst_goes_on's look, once a burst (1: the
+                       block's shared accesses join straight runs) */
     for (;;) {
         const SimInst *in = &insts[w->upc];
+        uint64_t n;
         if (!w->conv) {
-            uint64_t n = kept_group(x, w, max - k);
+            n = kept_group(x, w, max - k, alone);
             k += n ? n : exec_issue(x, w);
         } else if (!in->plain) { /* everything else: exec_issue */
             k += in->cta_sync && !x->trace && exec_bar_whole(x, w, in) ? 1 : exec_issue(x, w);
-        } else if (in->straight > 1 && !x->trace && st->warp_insts + in->straight < x->budget) {
-            k += straight_run(x, w, in, in->straight < max - k ? in->straight : max - k);
+        } else if ((n = alone == 1 ? in->straight_blk : in->straight) > 1 && !x->trace &&
+                   st->warp_insts + n < x->budget) {
+            k += straight_run(x, w, in, n < max - k ? n : max - k);
         } else { /* exec_issue's converged FLOW_NEXT and FLOW_BRANCH cases, inline */
             uint32_t m = w->run, em = exec_guard_mask(w, in, m);
             if (x->trace)
@@ -188,7 +191,7 @@ uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
     if (w->conv)
         return burst_loop(x, w, 0, max);
     /* a diverged warp's first group: without the loop's set-up */
-    uint64_t k = kept_group(x, w, max);
+    uint64_t k = kept_group(x, w, max, -1);
     int alone = -1;
     if (!k)
         k = exec_issue(x, w);

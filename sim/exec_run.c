@@ -163,9 +163,13 @@ static void warp_setup(Exec *x, Block *b, Warp *w, int id, int dev_nsm)
     w->slot = (uint32_t)((size_t)(b - x->blocks) * (size_t)x->nwarps + (size_t)id);
     int n = x->nthreads - id * WARP;
     w->present = n >= WARP ? FULL_MASK : (1u << n) - 1;
-    for (uint32_t u = x->specials; u; u &= u - 1) {
+    for (uint32_t u = x->specials; u; u &= u - 1) { /* Exec.sregs's, but the SM's own */
         int k = __builtin_ctz(u);
-        sreg_values(x, id, b->sm, dev_nsm, k, w->r + (size_t)k * WARP);
+        if (k == SLOT_SMID)
+            sreg_values(x, id, b->sm, dev_nsm, k, w->r + (size_t)k * WARP);
+        else
+            memcpy(w->r + (size_t)k * WARP, x->sregs + ((size_t)id * SLOT_COUNT + (size_t)k) * WARP,
+                   WARP * sizeof *w->r);
     }
 }
 
