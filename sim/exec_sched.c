@@ -45,7 +45,7 @@
 /* Cycles one SM runs before the next SM takes its turn (see the top). */
 #define SLICE 4096
 /* With the timing model: SMs share L2 and DRAM, so they take shorter turns. */
-#define TIMING_SLICE 256
+#define TIMING_SLICE 128
 /* Adversarial: a scheduler switches warps with probability 1/SWITCH. */
 #define ADVERSARIAL_SWITCH 128
 
