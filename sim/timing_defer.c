@@ -54,10 +54,13 @@ static inline const TimingNode *node_of(const TimingModel *tm, int sm, uint64_t 
     return &tm->sms[sm].df.nodes[(uint32_t)v];
 }
 
-/* The least a value can be. */
+/* The least a value can be (no nodes at all: memory ran out, the launch
+ * faults at the round's end). */
 static inline uint64_t lb_of(const TimingModel *tm, int sm, uint64_t v)
 {
-    return timing_pend(v) ? node_of(tm, sm, v)->lb : v;
+    if (!timing_pend(v))
+        return v;
+    return tm->sms[sm].df.nodes ? node_of(tm, sm, v)->lb : UINT64_MAX / 2;
 }
 
 /* ---- requests -------------------------------------------------------------------- */
@@ -395,6 +398,10 @@ bool timing_defer_resolve(Exec *x, uint64_t limit, const char **why)
         if (d->nomem) {
             *why = "out of memory deferring the timing model's L2 requests";
             ok = false;
+            if (!d->nodes) { /* nothing to evaluate: the launch stops here */
+                d->nreqs = d->npatch = d->nwarps = 0;
+                continue;
+            }
         }
         uint64_t clock = ts->clock;
         for (uint32_t i = 0; i < d->nreqs; i++) {

@@ -5,7 +5,9 @@
  * when the launch has to run again on one thread (blocks meeting at an
  * atomic counter or in each other's words, a fault, the instruction
  * budget), and global memory written before running again is put back.
- * Also every lesson's launches through `warpsim run --threads`. */
+ * Also every lesson's launches through `warpsim run --threads`, untimed and
+ * timed; and timed launches (the model's L2 answers deferred to the round's
+ * end, sim/timing_defer.c) give every timing result of one thread. */
 #include "harness.h"
 
 #include "grade_fixture.h"
@@ -585,6 +587,24 @@ static void test_every_lesson_launch_is_the_same_on_three_threads(void **s)
         fail_msg("%s", out);
 }
 
+/* The same launches with --timing: on 3 threads, every number the model
+ * answering at once gives on one (WARPSIM_TIMING_DEFER=0). */
+static void test_every_lesson_launch_times_the_same_on_three_threads(void **s)
+{
+    (void)s;
+    int rc = sh(false,
+                "n=0; bad=0; for f in lessons/[0-9]*/xcheck.txt; do d=$(dirname $f); "
+                "grep -v '^[[:space:]]*#' $f | grep -e '--kernel' | sed 's/^.*--kernel/--kernel/' > build/tests/smtt_lines.txt; "
+                "while IFS= read -r line; do n=$((n+1)); "
+                "eval \"WARPSIM_TIMING_DEFER=0 %s run $d/kernel.ptx $line --timing --json --quiet --threads 1\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smtt1.txt; "
+                "eval \"%s run $d/kernel.ptx $line --timing --json --quiet --threads 3\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smtt3.txt; "
+                "cmp -s build/tests/smtt1.txt build/tests/smtt3.txt || { bad=$((bad+1)); echo \"differs: $d $line\"; }; "
+                "done < build/tests/smtt_lines.txt; done; echo \"$n launches, $bad differ\"; [ $bad = 0 ] && [ $n -gt 100 ]",
+                warpsim(), warpsim());
+    if (rc)
+        fail_msg("%s", out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -620,6 +640,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_timed_launch_run_again_on_one_thread_times_as_one,
                                         harness_setup_sim, harness_teardown),
         cmocka_unit_test(test_every_lesson_launch_is_the_same_on_three_threads),
+        cmocka_unit_test(test_every_lesson_launch_times_the_same_on_three_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
