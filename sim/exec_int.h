@@ -682,6 +682,28 @@ void timing_block_begin(Exec *x, Block *b);
 void timing_block_end(Exec *x, Block *b);
 /* Barrier release: w's released lanes may issue TP_BAR_LAT cycles later. */
 void timing_barrier_release(Exec *x, Warp *w);
+/* Cycles of a round's slice with the timing model: SMs share L2 and DRAM,
+ * so they take short turns -- shorter than the L2's quickest answer, so
+ * that no SM needs one inside its slice (timing_defer.c). */
+#define TIMING_SLICE 128
+/* After every SM ran its slice of the round ending at limit (exec_sched.c,
+ * on one thread): the SMs' deferred L2 requests performed in SM order and
+ * every pending value known (timing_defer.c); faults the launch when that
+ * could not be done exactly. */
+void timing_round_end(Exec *x, uint64_t limit);
+/* The earlier of sm->finishing (0: none) and a finished block's busy_until,
+ * either of which may be pending (exec_sched.c). */
+uint64_t timing_finishing(Exec *x, SimSM *sm, uint64_t busy_until);
+/* The launch's model defers its L2 answers to the round's end, so a round's
+ * SMs may run side by side (exec_par.c). */
+bool timing_defers(const Exec *x);
+/* SMs on threads (exec_par.c): the model as one chunk's SMs see it -- tm
+ * itself but for the scheduler's choice and the counters a slice adds to,
+ * which go to *out (zeroed) -- in *view (allocated on first use, freed
+ * with free(); NULL when out of memory: the caller then uses tm).  After a
+ * round that passed, timing_chunk_merge adds *out to tm's results. */
+struct TimingModel *timing_chunk_model(struct TimingModel *tm, struct TimingModel **view, DeviceTiming *out);
+void timing_chunk_merge(struct TimingModel *tm, const DeviceTiming *out);
 /* %globaltimer in modelled nanoseconds at x->cycle. */
 uint64_t timing_globaltimer(const Exec *x);
 /* What w does at x->cycle, as the stall accounting would charge it: the

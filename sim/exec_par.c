@@ -22,7 +22,12 @@
  * outputs, statistics, faults and the atomic log are the serial run's in
  * every case.
  *
- * Only where nothing else is shared between SMs (exec_par_begin): untimed,
+ * Timed launches too, when the model defers its L2 answers (timing_defer.c):
+ * inside a round an SM's requests to the shared L2 and DRAM wait in its own
+ * outbox, and exec_sched.c performs them after the round, on this thread,
+ * in the serial order; each chunk counts its slices' stalls and L1 traffic
+ * on its own view of the model (timing_chunk_model), added in after the
+ * round.  Only where nothing else is shared between SMs (exec_par_begin):
  * untraced, no race checking, the roundrobin schedule, lane or reverse
  * atomic order, no clusters, no cooperative launch, no stepper, and a
  * kernel that reaches neither printf nor malloc/free.  Called by
@@ -42,7 +47,7 @@
  * simulating it, once it has done enough to tell. */
 static bool too_costly(const ExecParChunk *c, uint64_t least)
 {
-    uint64_t work = c->stats.warp_insts - c->start.warp_insts;
+    uint64_t work = (c->stats.warp_insts - c->start.warp_insts) * (c->x.tm ? PAR_TIMED_WEIGHT : 1);
     return work >= least && par_chunk_cost(c) * 100 > work * PAR_KEEP_PERCENT;
 }
 
@@ -152,8 +157,8 @@ static const char *serial_launch(const Exec *x, int threads)
         return "one thread asked for";
     if (x->nsm < 2)
         return "one SM";
-    if (x->tm)
-        return "the timing model (SMs share its L2 and DRAM)";
+    if (x->tm && !timing_defers(x))
+        return "the timing model without deferred L2 answers (global atomics, ...: timing_defer.c)";
     if (x->trace)
         return "a trace (one stream of events)";
     if (x->race)
@@ -184,7 +189,12 @@ const char *exec_par_begin(Exec *x, int threads, ExecParSlice slice)
     p->cap_chunks = threads * PAR_CHUNKS_PER_THREAD;
     p->chunks = calloc((size_t)p->cap_chunks, sizeof *p->chunks);
     p->tid = calloc((size_t)threads, sizeof *p->tid);
-    if (!p->chunks || !p->tid) {
+    bool views = true; /* timed: each chunk's view of the model, made here once */
+    for (int i = 0; x->tm && p->chunks && i < p->cap_chunks; i++)
+        views = timing_chunk_model(x->tm, &p->chunks[i].tm, &p->chunks[i].tout) && views;
+    if (!p->chunks || !p->tid || !views) {
+        for (int i = 0; p->chunks && i < p->cap_chunks; i++)
+            free(p->chunks[i].tm);
         free(p->chunks);
         free(p->tid);
         free(p);
@@ -233,6 +243,7 @@ bool exec_par_end(Exec *x, ExecParReport *rep)
     for (int i = 0; i < p->cap_chunks; i++) {
         free(p->chunks[i].alog);
         free(p->chunks[i].alog_index);
+        free(p->chunks[i].tm); /* (a copy: what it points to is the launch's) */
     }
     pthread_mutex_destroy(&p->mu);
     pthread_mutex_destroy(&p->al_mu);
@@ -319,6 +330,8 @@ static void chunk_setup(ExecPar *p, ExecParChunk *c, const int *sms, int nsms)
     c->x = *x;
     c->x.par = NULL;
     c->x.pchunk = c;
+    if (x->tm) /* timed: its SMs' L2 requests wait in their outboxes (timing_defer.c) */
+        c->x.tm = timing_chunk_model(x->tm, &c->tm, &c->tout);
     c->x.mlast = NULL;
     c->stats = *x->stats;
     c->start = c->stats;
@@ -485,10 +498,12 @@ bool exec_par_round(Exec *x, const int *act, int nact, uint64_t limit, uint64_t 
     uint64_t work = 0;
     for (int k = 0; k < nchunks; k++) {
         ExecParChunk *c = &p->chunks[k];
-        work += c->stats.warp_insts - c->start.warp_insts;
+        work += (c->stats.warp_insts - c->start.warp_insts) * (x->tm ? PAR_TIMED_WEIGHT : 1);
         stats_add(x->stats, &c->stats, &c->start);
         if (c->x.end_cycle > x->end_cycle)
             x->end_cycle = c->x.end_cycle;
+        if (x->tm)
+            timing_chunk_merge(x->tm, &c->tout);
         if (c->end > *end)
             *end = c->end;
         if (x->alog)

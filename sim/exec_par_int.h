@@ -28,6 +28,10 @@
  * launch runs again on one thread.  (Rounds and chunks that ran fewer are
  * not judged.) */
 #define PAR_KEEP_PERCENT 50
+/* A timed warp instruction costs about this many untimed ones (the model's
+ * pick, issue and memory path: 1-2 M against 20-90 M a second): its work
+ * counts that much against the bookkeeping. */
+#define PAR_TIMED_WEIGHT 16
 #define PAR_JUDGE_LEAST 4096
 #define PAR_COST_NOTE 8
 #define PAR_COST_RANGE 32
@@ -118,6 +122,10 @@ struct ExecParChunk {
     int nsms;
     uint64_t end;                     /* the furthest clock its SMs reached */
     ExecPar *par;
+    /* a timed launch: the model as its SMs see it (timing_chunk_model: the
+     * launch's, but its own scheduler choice and counters, tout) */
+    struct TimingModel *tm;
+    DeviceTiming tout;
 };
 
 struct ExecPar {

@@ -545,6 +545,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         for (int i = 0; i < x.nslots; i++)
             exec_async_block_end(&x, &x.blocks[i]);
         slots_reset(&x, opt->nsm > 0 ? opt->nsm : 1);
+        if (cfg->timing && !timing_launch_begin(&x, opt)) /* timing hook: the model afresh */
+            goto done;
         exec_sched_run(&x, 1);
         snprintf(stats->sm_threads_note, sizeof stats->sm_threads_note,
                  "tried on %d threads, ran again on one after round %llu: %s", rep.threads,

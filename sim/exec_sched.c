@@ -46,8 +46,7 @@
 #define BURST_MAX 64
 /* Cycles one SM runs before the next SM takes its turn (see the top). */
 #define SLICE 4096
-/* With the timing model: SMs share L2 and DRAM, so they take shorter turns. */
-#define TIMING_SLICE 256
+/* With the timing model: TIMING_SLICE (exec_int.h). */
 /* Adversarial: a scheduler switches warps with probability 1/SWITCH. */
 #define ADVERSARIAL_SWITCH 128
 
@@ -430,7 +429,9 @@ static bool sm_cycle_end(Exec *x, SimSM *sm, bool issued, Block **stalled, int n
         if (b->exited_threads == (uint32_t)x->nthreads && b->busy_until > x->cycle + 1) {
             /* every thread exited, but in a burst still being issued: the
              * block retires when that burst ends */
-            if (!sm->finishing || b->busy_until < sm->finishing)
+            if (x->tm) /* timing hook: a drain may be pending until the round's end */
+                sm->finishing = timing_finishing(x, sm, b->busy_until);
+            else if (!sm->finishing || b->busy_until < sm->finishing)
                 sm->finishing = b->busy_until;
             continue;
         }
@@ -643,6 +644,8 @@ void exec_sched_run(Exec *x, int threads)
             if (sm->now > end)
                 end = sm->now;
         }
+        if (x->tm) /* timing hook: the round's deferred L2 requests, in SM order */
+            timing_round_end(x, round_end);
         dispatch_free(x);
         for (int i = 0; i < x->nsm; i++)
             x->sms[i].free_at = UINT64_MAX;

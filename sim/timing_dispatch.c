@@ -26,6 +26,7 @@ void timing_model_free(TimingModel *tm)
         for (int s = 0; s < tm->nsm; s++) {
             timing_cache_free(&tm->sms[s].l1);
             free(tm->sms[s].atom_ring);
+            timing_defer_free(&tm->sms[s]);
         }
     free(tm->sms);
     timing_cache_free(&tm->l2);
@@ -102,6 +103,7 @@ bool timing_launch_begin(Exec *x, const ExecOptions *opt)
     tm->sbk = calloc(nw * per, sizeof *tm->sbk);
     if (!tm->warps || !tm->sb || !tm->sbk)
         goto fail;
+    tm->defer = timing_defer_allowed(x, tm);
     return true;
 fail:
     timing_model_free(tm);
@@ -169,7 +171,7 @@ void timing_block_end(Exec *x, Block *b)
     }
     if (ts->live_blocks > 0 && !--ts->live_blocks) {
         ts->active_cycles += now - ts->active_since;
-        tm->active_sms--;
+        timing_defer_idle(tm, b->sm); /* (DRAM pacing counts SMs holding blocks) */
     }
     /* the warp lists are rebuilt without this block: warps change scheduler */
     memset(ts->sched_min, 0, sizeof ts->sched_min);
@@ -182,8 +184,9 @@ void timing_barrier_release(Exec *x, Warp *w)
     TimingModel *tm = x->tm;
     TimingWarp *tw = &tm->warps[w->slot];
     uint64_t ready = x->cycle + (uint64_t)tm->p->v[TP_BAR_LAT];
-    if (ready > tw->min_issue)
-        tw->min_issue = ready;
+    tw->min_issue = timing_vmax(tm, w->blk->sm, tw->min_issue, ready);
+    if (timing_pend(tw->min_issue))
+        timing_defer_warp(tm, w->blk->sm, w->slot);
     tw->min_reason = DEVICE_STALL_BARRIER;
     tw->npc = -1;
     tw->cached_pc = -1;
@@ -203,6 +206,7 @@ void timing_launch_end(Exec *x)
     TimingModel *tm = x->tm;
     if (!tm)
         return;
+    timing_round_end(x, 0); /* (a launch stopped inside a round) */
     DeviceTiming *o = tm->out;
     uint64_t warp_cycles = 0, active = 0;
     int n = tm->nsm < DEVICE_TIMING_MAX_SMS ? tm->nsm : DEVICE_TIMING_MAX_SMS;

@@ -5,7 +5,8 @@
  * and register readiness), timing_coalescer.c, timing_smem.c, timing_l1.c,
  * timing_l2.c, timing_dram.c, timing_atomics.c, timing_lsu.c (the path of
  * one warp access through them), timing_dispatch.c (launch, blocks,
- * occupancy, the results). */
+ * occupancy, the results), timing_defer.c (the shared units' answers kept
+ * for the round's end, so that a round's SMs may run side by side). */
 #ifndef WARPSIM_TIMING_INT_H
 #define WARPSIM_TIMING_INT_H
 
@@ -215,7 +216,83 @@ typedef struct {
     int32_t hz_pc;
     uint64_t hz_when;         /* no candidate's operands are ready before this (0:
                                  not known; reset when it issues) */
+    bool pend;                /* holds values pending until the round's end
+                                 (timing_defer.c): on its SM's list of such warps */
 } TimingWarp;
+
+/* ---- deferred results of the shared units (timing_defer.c) -----------------
+ * SMs run a round's slice (at most TIMING_SLICE cycles) one after another,
+ * or side by side (exec_par.c); the L2 and DRAM they share answer no sooner
+ * than the L2 hit latency, longer than a slice.  So inside a slice an SM
+ * never needs the value of an answer: it stores it, compares it with its
+ * clock (not ready) and combines it with max, min and +.  With deferral on
+ * (TimingModel.defer) an L2 request goes to its SM's outbox and its answer
+ * is pending: a value with TIMING_PEND set whose low bits name a node of
+ * the SM's (the answer, or max/min/+ of values).  At the round's end
+ * (timing_round_end, on one thread) the outboxes are performed in SM order
+ * and issue order -- the order the serial model sends them in -- the nodes
+ * are evaluated and every place holding a pending value gets its number.
+ * A pending value compared with the SM's clock inside the slice reads as
+ * later (its true value is past the round's end, which timing_round_end
+ * checks); every other use goes through the timing_v* calls below. */
+#define TIMING_PEND (1ull << 63) /* (top bits 10: UINT64_MAX, "never", is no node) */
+#define TIMING_TAG_NODE 0xff  /* a tag: the one its value's node computes */
+static inline bool timing_pend(uint64_t v) { return (v >> 62) == 2; }
+
+/* A value with a tag (a scoreboard kind or a stall reason) that follows it
+ * through maxima: the kind of the latest operand, the reason of the latest
+ * wait. */
+typedef struct {
+    uint64_t v;
+    uint8_t tag;              /* a TIMING_SB_* or DEVICE_STALL_*, or TIMING_TAG_NODE */
+} TimingTv;
+
+enum { TIMING_N_REQ, TIMING_N_MAX, TIMING_N_MIN, TIMING_N_ADD, TIMING_N_KMAX, TIMING_N_REASON };
+typedef struct {
+    uint8_t op;               /* TIMING_N_* */
+    uint8_t ta, tb;           /* tags of a and b (TIMING_TAG_NODE: their nodes') */
+    uint8_t tag;              /* its tag, once evaluated */
+    uint64_t a, b;            /* operands (values; ADD: a + b, b a number) */
+    uint64_t lb;              /* its value is at least this (known when made) */
+    uint64_t val;             /* its value, once evaluated */
+} TimingNode;
+
+enum { TIMING_REQ_L2, TIMING_REQ_IDLE };
+/* One request of an SM's outbox: an L2 access (timing_l2_access's
+ * arguments, the SM's clock then, the node its answer goes to), or the SM
+ * holding no block any more (TIMING_REQ_IDLE: TimingModel.active_sms). */
+typedef struct {
+    uint8_t kind, op, sectors;
+    uint32_t line, node;
+    uint64_t t, clock;
+} TimingReq;
+
+enum { TIMING_PATCH_SB, TIMING_PATCH_U64, TIMING_PATCH_ADD };
+/* A place in the big arrays (scoreboards, L1 lines) or a sum that got a
+ * pending value: TIMING_PATCH_SB a scoreboard entry (its kind beside it),
+ * TIMING_PATCH_U64 a cycle, TIMING_PATCH_ADD a sum the value is added to. */
+typedef struct {
+    uint8_t kind;
+    uint32_t node;
+    void *at;
+} TimingPatch;
+
+/* Scoreboard kinds (TimingModel.sbk) of a pending entry: its sb holds the
+ * node; the kind is in the low bits or, with TIMING_SK_NODE, the node's tag. */
+#define TIMING_SK_PEND 0x80
+#define TIMING_SK_NODE 0x40
+
+typedef struct {
+    TimingNode *nodes;
+    uint32_t nnodes, cap_nodes;
+    TimingReq *reqs;
+    uint32_t nreqs, cap_reqs;
+    TimingPatch *patch;
+    uint32_t npatch, cap_patch;
+    uint32_t *warps;          /* warp slots with pending values (TimingWarp.pend) */
+    uint32_t nwarps, cap_warps;
+    bool nomem;               /* something could not grow: the launch faults */
+} TimingDefer;
 
 #define TIMING_MIO_MAX 64  /* the most mio_queue entries modelled */
 #define TIMING_LG_MAX 128  /* the most TP_LG_QUEUE entries modelled */
@@ -273,6 +350,7 @@ typedef struct {
     uint64_t cready[TIMING_CONST_LINES]; /* when each one's fill arrives */
     uint32_t cnext;           /* the entry the next miss replaces (round robin) */
     bool atom_nomem;          /* the ring could not be allocated: no backpressure */
+    TimingDefer df;           /* this round's deferred requests and pending values */
 } TimingSM;
 
 #define TIMING_ATOM_SLOTS 4096
@@ -301,6 +379,7 @@ struct TimingModel {
     uint64_t end;             /* last completion seen (stores draining) */
     int active_sms;           /* SMs holding blocks */
     int cur_q;                /* the scheduler timing_pick chose for timing_issue */
+    bool defer;               /* L2 requests wait for the round's end (timing_defer.c) */
 };
 
 /* The entries of an SM's L1 instruction queue (TP_LG_QUEUE, 1..TIMING_LG_MAX). */
@@ -339,6 +418,77 @@ bool timing_scoreboard_build(TimingModel *tm, const struct SimProgram *prog);
 struct SimProgram;
 void timing_hoist_mark(TimingModel *tm, const struct SimProgram *prog);
 int timing_hoist_cands(const TimingModel *tm, TimingWarp *tw, int32_t pc, const uint8_t **dist);
+
+/* ---- deferral (timing_defer.c; see TIMING_PEND above) --------------------- */
+/* Whether launch x may defer (timing_launch_begin sets TimingModel.defer):
+ * the roundrobin schedule, no trace, stepper or clusters, no global atomics
+ * (their replies pace the SM inside a slice), an L2 slower than a slice,
+ * and not switched off (WARPSIM_TIMING_DEFER=0, to compare with the model
+ * that answers at once). */
+struct Exec;
+bool timing_defer_allowed(const struct Exec *x, const TimingModel *tm);
+/* Sectors of line reach L2 at cycle t from SM sm: timing_l2_access now, or
+ * (deferring) a pending answer. */
+uint64_t timing_defer_l2(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint8_t sectors, int op);
+/* SM sm holds no block any more: tm->active_sms drops, now or in order. */
+void timing_defer_idle(TimingModel *tm, int sm);
+/* max, min, + and the tagged maximum (b when b's value is greater, else a)
+ * of values any of which may be pending; the results may be pending. */
+uint64_t timing_vmax_slow(TimingModel *tm, int sm, uint64_t a, uint64_t b);
+uint64_t timing_vmin_slow(TimingModel *tm, int sm, uint64_t a, uint64_t b);
+TimingTv timing_vkmax_slow(TimingModel *tm, int sm, TimingTv a, TimingTv b);
+/* a (pending) + c, its tag a's; and a's value with the stall reason its
+ * tag (a scoreboard kind) counts as (timing_sb_reason). */
+TimingTv timing_vadd_tv(TimingModel *tm, int sm, TimingTv a, uint64_t c);
+TimingTv timing_vreason(TimingModel *tm, int sm, TimingTv a);
+static inline uint64_t timing_vmax(TimingModel *tm, int sm, uint64_t a, uint64_t b)
+{
+    if (!(timing_pend(a) | timing_pend(b)))
+        return a > b ? a : b;
+    return timing_vmax_slow(tm, sm, a, b);
+}
+static inline uint64_t timing_vmin(TimingModel *tm, int sm, uint64_t a, uint64_t b)
+{
+    if (!(timing_pend(a) | timing_pend(b)))
+        return a < b ? a : b;
+    return timing_vmin_slow(tm, sm, a, b);
+}
+static inline TimingTv timing_vkmax(TimingModel *tm, int sm, TimingTv a, TimingTv b)
+{
+    if (!(timing_pend(a.v) | timing_pend(b.v)))
+        return b.v > a.v ? b : a;
+    return timing_vkmax_slow(tm, sm, a, b);
+}
+/* A scoreboard entry (sb, its kind sk) as a tagged value, its kind the tag. */
+static inline TimingTv timing_sb_tv(uint32_t v, uint8_t k)
+{
+    if (k & TIMING_SK_PEND)
+        return (TimingTv){TIMING_PEND | v, (k & TIMING_SK_NODE) ? TIMING_TAG_NODE : (uint8_t)(k & 0x3f)};
+    return (TimingTv){v, k};
+}
+/* The scheduler's work on a warp that holds pending values: its next
+ * instruction's operands at pc (deps() in timing_scheduler.c: dep_ready,
+ * dep_kind, dep_reason, cached_pc of warp slot wi); and timing_issue's
+ * register-only instruction deferred (TIMING_DEFER) past pending operands
+ * -- returns its result, *kind its scoreboard kind (TIMING_TAG_NODE: the
+ * result's node's), moves the warp's defer_until -- fixed: its class has a
+ * fixed latency. */
+void timing_defer_deps(TimingModel *tm, int sm, size_t wi, int32_t pc);
+uint64_t timing_defer_alu(TimingModel *tm, int sm, TimingWarp *tw, bool fixed, uint64_t lat, int *kind);
+/* Warp slot wi of SM sm holds pending values: looked at the round's end. */
+void timing_defer_warp(TimingModel *tm, int sm, uint32_t wi);
+/* Pending v goes into a scoreboard entry / a cycle in the big arrays / is
+ * added to *sum: the place gets its number at the round's end.  Known
+ * values are simply stored (added). */
+void timing_defer_sb(TimingModel *tm, int sm, uint32_t *sb, uint8_t *sk, uint64_t v, uint8_t kind);
+void timing_defer_u64(TimingModel *tm, int sm, uint64_t *at, uint64_t v);
+void timing_defer_add(TimingModel *tm, int sm, uint64_t *sum, uint64_t v);
+/* The round that ended at limit: every SM's outbox performed (SM order,
+ * issue order), every pending value known.  false: a result was due inside
+ * the round (a model whose L2 is quicker than its slice) or memory ran out;
+ * *why says which. */
+bool timing_defer_resolve(struct Exec *x, uint64_t limit, const char **why);
+void timing_defer_free(TimingSM *ts);
 
 /* The DEVICE_STALL_* a wait for an entry of kind k counts as. */
 static inline int timing_sb_reason(int k)

@@ -130,25 +130,23 @@ uint64_t timing_l1_load(TimingModel *tm, int sm, uint64_t t, uint32_t line, uint
     uint64_t done = 0;
     if (hit) {
         tm->out->l1_hits += (uint64_t)timing_nsectors(hit);
-        done = l->ready > hit_done ? l->ready : hit_done; /* a fill still on its way: wait for it */
+        done = timing_vmax(tm, sm, l->ready, hit_done); /* a fill still on its way: wait for it */
         timing_cache_touch(c, l);
     }
     uint8_t miss = (uint8_t)(sectors & ~hit);
     if (missed)
         *missed = miss;
     if (miss) {
-        uint64_t back = timing_l2_access(tm, sm, t + (uint64_t)tm->p->v[TP_L1_LAT] / 2, line, miss, TIMING_L2_LOAD);
+        uint64_t back = timing_defer_l2(tm, sm, t + (uint64_t)tm->p->v[TP_L1_LAT] / 2, line, miss, TIMING_L2_LOAD);
         uint8_t ev;
         if (!l) /* (the L2 access leaves this L1 as it was) */
             l = timing_cache_claim(c, victim, line, &ev);
         if (l) {
             l->sectors |= miss;
-            if (back > l->ready)
-                l->ready = back;
+            timing_defer_u64(tm, sm, &l->ready, timing_vmax(tm, sm, l->ready, back));
             timing_cache_touch(c, l);
         }
-        if (back > done)
-            done = back;
+        done = timing_vmax(tm, sm, done, back);
     }
     return done;
 }

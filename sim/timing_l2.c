@@ -69,12 +69,12 @@ uint64_t timing_const_read(TimingModel *tm, int sm, uint64_t t, int bank, uint64
     uint64_t hit = t + (uint64_t)tm->p->v[TP_LAT_INT];
     for (int i = 0; i < TIMING_CONST_LINES; i++)
         if (ts->ctag[i] == key)
-            return ts->cready[i] > hit ? ts->cready[i] : hit;
+            return timing_vmax(tm, sm, ts->cready[i], hit);
     uint64_t byte = (uint64_t)bank << 16 | (off & 0xffff);
     uint32_t line = CONST_LINE0 + (uint32_t)(byte >> 7);
-    uint64_t back = timing_l2_access(tm, sm, t, line, (uint8_t)(1u << ((byte >> 5) & 3)), TIMING_L2_LOAD);
+    uint64_t back = timing_defer_l2(tm, sm, t, line, (uint8_t)(1u << ((byte >> 5) & 3)), TIMING_L2_LOAD);
     uint32_t k = ts->cnext++ % TIMING_CONST_LINES;
     ts->ctag[k] = key;
     ts->cready[k] = back;
-    return back > hit ? back : hit;
+    return timing_vmax(tm, sm, back, hit);
 }

@@ -85,17 +85,14 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
         if (store) {
             out++;
             timing_l1_store(tm, smid, t, line, acc.sectors[i]);
-            uint64_t back = timing_l2_access(tm, smid, t, line, acc.sectors[i], TIMING_L2_STORE);
-            if (back > done)
-                done = back;
-            if (back > *leave)
-                *leave = back;
+            uint64_t back = timing_defer_l2(tm, smid, t, line, acc.sectors[i], TIMING_L2_STORE);
+            done = timing_vmax(tm, smid, done, back);
+            *leave = timing_vmax(tm, smid, *leave, back);
         } else {
             uint8_t missed;
             uint64_t back = timing_l1_load(tm, smid, t, line, acc.sectors[i], &missed);
             out += missed != 0; /* a line sent on to L2 */
-            if (back > done)
-                done = back;
+            done = timing_vmax(tm, smid, done, back);
         }
     }
     if (out * per_out > occ)
@@ -106,8 +103,7 @@ static uint64_t via_l1(Exec *x, TimingModel *tm, int smid, uint64_t now, uint32_
          * every load before it (the L1TEX unit's texture-style in-order data
          * stage; the H100's warps of one SM end together, docs/timing.md
          * item 18) */
-        if (ts->l1_return > done)
-            done = ts->l1_return;
+        done = timing_vmax(tm, smid, ts->l1_return, done);
         ts->l1_return = done;
     }
     (void)x;

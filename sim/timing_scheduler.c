@@ -162,8 +162,12 @@ static inline uint64_t unit_room(const TimingModel *tm, const TimingSM *ts, int 
     }
 }
 
-static void deps(TimingModel *tm, size_t wi, TimingWarp *tw, int32_t pc)
+static void deps(TimingModel *tm, size_t wi, TimingWarp *tw, int32_t pc, int sm)
 {
+    if (tw->pend) { /* (timing_defer.c) */
+        timing_defer_deps(tm, sm, wi, pc);
+        return;
+    }
     const TimingInst *ti = &tm->ii[pc];
     const uint32_t *sb = tm->sb + wi * (tm->sbmask + 1);
     const uint8_t *sk = tm->sbk + wi * (tm->sbmask + 1);
@@ -187,12 +191,18 @@ static void deps(TimingModel *tm, size_t wi, TimingWarp *tw, int32_t pc)
 
 /* The operand wait of w's next instruction (deps cached): none for one that
  * may be deferred, its own plus the deferred ones' for a fence. */
-static inline uint64_t operand_wait(const TimingWarp *tw, const TimingInst *ti, int *reason)
+static inline uint64_t operand_wait(TimingModel *tm, int sm, const TimingWarp *tw, const TimingInst *ti,
+                                    int *reason)
 {
     uint64_t r = tw->dep_ready;
     *reason = tw->dep_reason;
     if (ti->flags & TIMING_DEFER)
         return 0;
+    if ((ti->flags & TIMING_FENCE) && (timing_pend(r) || timing_pend(tw->defer_until))) {
+        /* pending: not ready this round; the reason is looked at only at
+         * an issue, once both are known */
+        return timing_vmax(tm, sm, r, tw->defer_until);
+    }
     if ((ti->flags & TIMING_FENCE) && tw->defer_until > r) {
         r = tw->defer_until;
         *reason = tw->defer_reason;
@@ -212,10 +222,19 @@ static inline int32_t next_pc(const Warp *w, TimingWarp *tw)
 }
 
 /* When the operands of instruction pc are ready for warp wi (deps() without its cache). */
-static uint64_t deps_at(const TimingModel *tm, size_t wi, int32_t pc)
+static uint64_t deps_at(TimingModel *tm, size_t wi, int32_t pc, int sm)
 {
     const TimingInst *ti = &tm->ii[pc];
     const uint32_t *sb = tm->sb + wi * (tm->sbmask + 1);
+    if (tm->warps[wi].pend) { /* pending values (timing_defer.c) */
+        const uint8_t *sk = tm->sbk + wi * (tm->sbmask + 1);
+        uint64_t r = 0;
+        for (int i = 0; i < ti->nsrc; i++)
+            r = timing_vmax(tm, sm, r, timing_sb_tv(sb[ti->src[i]], sk[ti->src[i]]).v);
+        for (int i = 0; i < ti->ndst; i++)
+            r = timing_vmax(tm, sm, r, timing_sb_tv(sb[ti->dst[i]], sk[ti->dst[i]]).v);
+        return r;
+    }
     uint64_t r = 0;
     for (int i = 0; i < ti->nsrc; i++)
         if (sb[ti->src[i]] > r)
@@ -243,9 +262,10 @@ static bool hoist_ready(TimingModel *tm, const TimingSM *ts, int q, const Warp *
     const uint8_t *dist;
     uint64_t dmin = UINT64_MAX;
     int n = timing_hoist_cands(tm, tw, pc, &dist);
+    int sm = w->blk->sm;
     for (int i = 0; i < n; i++) {
         int32_t c = pc + dist[i];
-        uint64_t r = deps_at(tm, w->slot, c), ops = r;
+        uint64_t r = deps_at(tm, w->slot, c, sm), ops = r;
         if (r <= now) {
             int reason;
             uint64_t u = unit_ready(tm, ts, q, tm->ii[c].cls, now, &reason);
@@ -256,10 +276,8 @@ static bool hoist_ready(TimingModel *tm, const TimingSM *ts, int q, const Warp *
             tw->hoist = c + 1;
             return true;
         }
-        if (r < *when)
-            *when = r;
-        if (ops < dmin)
-            dmin = ops;
+        *when = timing_vmin(tm, sm, *when, r);
+        dmin = timing_vmin(tm, sm, dmin, ops);
     }
     tw->hz_when = dmin;
     return false;
@@ -271,12 +289,13 @@ static inline uint64_t ready_at(TimingModel *tm, const Exec *x, Warp *w, int32_t
     size_t wi = warp_index(x, w);
     TimingWarp *tw = &tm->warps[wi];
     int32_t pc = next_pc(w, tw);
+    int sm = w->blk->sm;
     if (pc != tw->cached_pc)
-        deps(tm, wi, tw, pc);
+        deps(tm, wi, tw, pc, sm);
     *pcout = pc;
     int reason;
-    uint64_t d = operand_wait(tw, &tm->ii[pc], &reason);
-    return d > tw->min_issue ? d : tw->min_issue;
+    uint64_t d = operand_wait(tm, sm, tw, &tm->ii[pc], &reason);
+    return timing_vmax(tm, sm, d, tw->min_issue);
 }
 
 /* The scan of scheduler q's warps (timing_pick below: most calls find
@@ -286,6 +305,7 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
     TimingModel *tm = x->tm;
     uint64_t now = x->cycle;
     uint64_t smin = UINT64_MAX;
+    int smid = (int)(sm - x->sms);
     int n = sm->nwl > q ? (sm->nwl - q + 3) / 4 : 0;
     Warp *greedy = ts->greedy[q], *best = NULL;
     bool random = x->cfg->schedule == DEVICE_SCHED_RANDOM;
@@ -325,10 +345,10 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
         TimingWarp *tw = &tm->warps[w->slot]; /* ready_at's work, its TimingWarp found once */
         int32_t pc = next_pc(w, tw);
         if (pc != tw->cached_pc)
-            deps(tm, w->slot, tw, pc);
+            deps(tm, w->slot, tw, pc, smid);
         int dreason;
-        uint64_t dep = operand_wait(tw, &tm->ii[pc], &dreason), when;
-        uint64_t r = dep > tw->min_issue ? dep : tw->min_issue;
+        uint64_t dep = operand_wait(tm, smid, tw, &tm->ii[pc], &dreason), when;
+        uint64_t r = timing_vmax(tm, smid, dep, tw->min_issue);
         tw->hoist = 0;
         if (r <= now) {
             int reason, cls = tm->ii[pc].cls;
@@ -339,12 +359,11 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
                 ts->want[q] = 1;
         } else if (hoist_ready(tm, ts, q, w, tw, pc, now, &when)) {
             r = now;
-        } else if (when < r) {
-            r = when;
+        } else {
+            r = timing_vmin(tm, smid, r, when);
         }
-        if (r > now) {
-            if (r < smin)
-                smin = r;
+        if (r > now) { /* (a pending r is: past the round's end) */
+            smin = timing_vmin(tm, smid, smin, r);
             continue;
         }
         nready++;
@@ -367,7 +386,7 @@ static Warp *__attribute__((noinline)) pick_scan(Exec *x, SimSM *sm, TimingSM *t
     if (nready > 1)
         smin = now + 1; /* the ones not selected try again next cycle */
     ts->sched_min[q] = smin;
-    if (smin < ts->next_ready)
+    if (smin < ts->next_ready) /* (a pending smin is past the round's end: as good as never) */
         ts->next_ready = smin;
     if (best) {
         ts->greedy[q] = best;
@@ -396,7 +415,7 @@ static void account(Exec *x, const Warp *w, const TimingWarp *tw, const TimingIn
     uint64_t *st = x->tm->out->stall;
     uint64_t t = tw->last + 1;
     int dep_reason;
-    uint64_t dep = operand_wait(tw, ti, &dep_reason);
+    uint64_t dep = operand_wait(x->tm, w->blk->sm, tw, ti, &dep_reason);
     const uint64_t until[4] = {tw->min_issue, dep, unit_r, now};
     const int why[4] = {tw->min_reason, dep_reason, unit_reason, DEVICE_STALL_NOT_SELECTED};
     for (int i = 0; i < 4; i++) {
@@ -418,6 +437,7 @@ _Static_assert((int)DEVICE_STALL_LONG_SCOREBOARD == (int)TRACE_STATE_LONG_SCOREB
                "trace states are numbered as the model's stalls");
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+#define VMAX(a, b) timing_vmax(tm, smid, (a), (b)) /* (in timing_issue: either may be pending) */
 
 /* Warp w issued the instruction at pc it waited at: upc moves on past the
  * ones issued ahead of it (none is a branch: upc + 1 each). */
@@ -449,7 +469,7 @@ void timing_issue(Exec *x, Warp *w)
     const SimInst *in = &x->prog->insts[pc];
     const TimingInst *ti = &tm->ii[pc];
     if (pc != tw->cached_pc)
-        deps(tm, wi, tw, pc);
+        deps(tm, wi, tw, pc, smid);
     uint32_t em = exec_guard_mask(w, in, m);
     int ureason;
     uint64_t ur = unit_ready(tm, ts, q, ti->cls, now, &ureason);
@@ -464,19 +484,19 @@ void timing_issue(Exec *x, Warp *w)
     switch (ti->cls) {
     case TC_GLOBAL: case TC_SHARED: case TC_ATOM_GLOBAL: case TC_ATOM_SHARED:
         done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
-        tw->mem_done = max64(tw->mem_done, done);
-        tw->drain = max64(tw->drain, leave);
+        tw->mem_done = VMAX(tw->mem_done, done);
+        tw->drain = VMAX(tw->drain, leave);
         break;
     case TC_CP_ASYNC:
         done = timing_lsu_issue(x, w, in, ti, em, now, &kind, &leave);
-        tw->open_group = max64(tw->open_group, done);
-        tw->mem_done = max64(tw->mem_done, done);
+        tw->open_group = VMAX(tw->open_group, done);
+        tw->mem_done = VMAX(tw->mem_done, done);
         break;
     case TC_CP_WAIT: {
         uint64_t t = 0;
         if (ti->sub == 0) { /* commit_group */
             if (tw->ngroups == TIMING_GROUPS) { /* fold the oldest two */
-                tw->groups[1] = max64(tw->groups[0], tw->groups[1]);
+                tw->groups[1] = VMAX(tw->groups[0], tw->groups[1]);
                 for (int i = 1; i < TIMING_GROUPS; i++)
                     tw->groups[i - 1] = tw->groups[i];
                 tw->ngroups--;
@@ -487,19 +507,19 @@ void timing_issue(Exec *x, Warp *w)
             int keep = (int)exec_src(x, w, in->s[0])[__builtin_ctz(em)];
             int drop = tw->ngroups - (keep < 0 ? 0 : keep);
             for (int i = 0; i < drop; i++)
-                t = max64(t, tw->groups[i]);
+                t = VMAX(t, tw->groups[i]);
             for (int i = drop; i < tw->ngroups && drop > 0; i++)
                 tw->groups[i - drop] = tw->groups[i];
             if (drop > 0)
                 tw->ngroups -= drop;
         } else if (ti->sub == 2) { /* wait_all */
             for (int i = 0; i < tw->ngroups; i++)
-                t = max64(t, tw->groups[i]);
-            t = max64(t, tw->open_group);
+                t = VMAX(t, tw->groups[i]);
+            t = VMAX(t, tw->open_group);
             tw->ngroups = 0;
             tw->open_group = 0;
         }
-        min_issue = max64(min_issue, t);
+        min_issue = VMAX(min_issue, t);
         min_reason = DEVICE_STALL_LONG_SCOREBOARD;
         break;
     }
@@ -507,7 +527,7 @@ void timing_issue(Exec *x, Warp *w)
         min_reason = DEVICE_STALL_BARRIER; /* the release sets when (timing_barrier_release) */
         break;
     case TC_MEMBAR:
-        min_issue = max64(now + (uint64_t)v[TP_MEMBAR_LAT], tw->mem_done);
+        min_issue = VMAX(now + (uint64_t)v[TP_MEMBAR_LAT], tw->mem_done);
         min_reason = DEVICE_STALL_MEMBAR;
         break;
     case TC_NANOSLEEP:
@@ -533,6 +553,10 @@ void timing_issue(Exec *x, Warp *w)
     {
         uint64_t lat = latency_of(v, ti->cls, &kind), at = now;
         int why = DEVICE_STALL_WAIT;
+        if ((ti->flags & TIMING_DEFER) && timing_pend(tw->dep_ready)) {
+            done = timing_defer_alu(tm, smid, tw, kind_is_fixed(ti->cls), lat, &kind);
+            break;
+        }
         if ((ti->flags & TIMING_DEFER) && tw->dep_ready > now) {
             /* deferred: it issues when its operands are ready (ptxas put the
              * independent work after it first); what waits for its result
@@ -589,11 +613,19 @@ void timing_issue(Exec *x, Warp *w)
 
     uint32_t *sb = tm->sb + wi * (tm->sbmask + 1);
     uint8_t *sk = tm->sbk + wi * (tm->sbmask + 1);
-    uint32_t d32 = done > UINT32_MAX ? UINT32_MAX : (uint32_t)done;
-    for (int i = 0; i < ti->ndst; i++) {
-        sb[ti->dst[i]] = d32;
-        sk[ti->dst[i]] = (uint8_t)kind;
+    if (timing_pend(done)) { /* (timing_defer.c) */
+        for (int i = 0; i < ti->ndst; i++)
+            timing_defer_sb(tm, smid, &sb[ti->dst[i]], &sk[ti->dst[i]], done, (uint8_t)kind);
+    } else {
+        uint32_t d32 = done > UINT32_MAX ? UINT32_MAX : (uint32_t)done;
+        for (int i = 0; i < ti->ndst; i++) {
+            sb[ti->dst[i]] = d32;
+            sk[ti->dst[i]] = (uint8_t)kind;
+        }
     }
+    if (tm->defer && (timing_pend(done) | timing_pend(min_issue) | timing_pend(tw->mem_done) | timing_pend(tw->drain) |
+                      timing_pend(tw->open_group) | timing_pend(tw->defer_until)))
+        timing_defer_warp(tm, smid, (uint32_t)wi);
     tw->last = now;
     tw->cached_pc = -1;
     tw->npc = -1;
@@ -607,11 +639,11 @@ void timing_issue(Exec *x, Warp *w)
     if (!w->run && !w->barwait && !w->syncwait && tw->active) { /* every lane exited */
         /* it stays resident until its stores and atomics have left the SM
          * (Nsight Compute's drain); its block retires no earlier */
-        uint64_t end = max64(now + 1, tw->drain);
+        uint64_t end = VMAX(now + 1, tw->drain);
         tw->active = false;
-        ts->warp_cycles += end - tw->start;
-        if (end > w->blk->busy_until)
-            w->blk->busy_until = end;
+        ts->warp_cycles -= tw->start;
+        timing_defer_add(tm, smid, &ts->warp_cycles, end); /* (end may be pending) */
+        w->blk->busy_until = VMAX(w->blk->busy_until, end);
     }
 }
 
@@ -643,7 +675,7 @@ int timing_warp_state(const Exec *x, const Warp *w, uint64_t *since)
     uint64_t ur = unit_ready(tm, &tm->sms[w->blk->sm], q, tm->ii[pc].cls, now, &ureason);
     /* the order account() charges a wait in */
     int dreason;
-    uint64_t dep = operand_wait(tw, &tm->ii[pc], &dreason);
+    uint64_t dep = operand_wait(tm, w->blk->sm, tw, &tm->ii[pc], &dreason);
     const uint64_t until[3] = {tw->min_issue, dep, ur};
     const int why[3] = {tw->min_reason, dreason, ureason};
     for (int i = 0; i < 3; i++) {

@@ -6,7 +6,9 @@
  * instructions/s" from DeviceStats -- beside the same work written in plain
  * C and compiled here, so the distance to the machine's own speed is on
  * every run.  Each kernel's launch also runs with its SMs on N threads
- * (device_set_threads), and the native ratio is given for both.  Then the
+ * (device_set_threads), and the native ratio is given for both; the
+ * reduction's and the copy's timed launches too (every timing result the
+ * one thread's: sim/timing_defer.c).  Then the
  * reduction launched 8 times side by side on 1 and N worker threads (pool.h,
  * as explore and grade run them).  N is WARPSIM_THREADS, else the cores.  Not a cmocka test: `make bench` runs it from the repository
  * root; an argument (alu, reduce, copy, sum_reduce, threads) runs one part
@@ -56,8 +58,10 @@ static DevicePtr dalloc(size_t bytes, const void *init)
 /* Launches of each kernel by bench(): untimed twice, timed twice. */
 #define BENCH_RUNS 4
 
-/* Launch kernel, print its rate; returns its stats. */
-static DeviceStats bench(const char *label, const char *kernel, unsigned grid, unsigned block, void **args)
+/* Launch kernel, print its rate; returns its stats (the untimed second
+ * run's), and the timed second run's in *timed (may be NULL). */
+static DeviceStats bench(const char *label, const char *kernel, unsigned grid, unsigned block, void **args,
+                         DeviceStats *timed)
 {
     SimError err;
     DeviceStats st;
@@ -89,6 +93,8 @@ static DeviceStats bench(const char *label, const char *kernel, unsigned grid, u
                    100 * st.timing.achieved_occupancy);
         if (run == 1)
             untimed = st;
+        if (run == 3 && timed)
+            *timed = st;
     }
     fflush(stdout);
     return untimed;
@@ -97,11 +103,12 @@ static DeviceStats bench(const char *label, const char *kernel, unsigned grid, u
 /* Launches of each kernel by one_launch_threads(). */
 #define THREADED_RUNS 2
 
-/* The same launch untimed with its SMs on the default thread count
+/* The same launch (timed or not) with its SMs on the default thread count
  * (WARPSIM_THREADS, else the cores; device_set_threads), twice: its rate
- * beside one thread's (one, from bench()).  Returns the second run's stats. */
+ * beside one thread's (one, from bench()), and the same cycles (timed:
+ * every timing result the same).  Returns the second run's stats. */
 static DeviceStats one_launch_threads(const char *label, const char *kernel, unsigned grid, unsigned block,
-                                      void **args, const DeviceStats *one)
+                                      void **args, const DeviceStats *one, bool timed)
 {
     int n = 1;
     char msg[200];
@@ -112,7 +119,7 @@ static DeviceStats one_launch_threads(const char *label, const char *kernel, uns
     DeviceFault f;
     memset(&st, 0, sizeof st);
     const char *entry = device_find_kernel(mod, kernel, &err);
-    DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}};
+    DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .timing = timed};
     device_set_threads(dev, n);
     for (int run = 0; run < THREADED_RUNS; run++) {
         double c0 = cpu_now();
@@ -121,15 +128,16 @@ static DeviceStats one_launch_threads(const char *label, const char *kernel, uns
             exit(1);
         }
         double cpu = cpu_now() - c0;
-        printf("%s, one launch's SMs on %d threads%s: %.1f M warp instructions/s (%.3f s; %.1f M/s of CPU time): "
+        printf("%s%s, one launch's SMs on %d threads%s: %.1f M warp instructions/s (%.3f s; %.1f M/s of CPU time): "
                "%.2fx one thread's speed; ran on %d thread%s%s%s%s\n",
-               label, n, run ? ", again" : "", (double)st.warp_insts / st.seconds * 1e-6, st.seconds,
+               label, timed ? ", timed" : "", n, run ? ", again" : "", (double)st.warp_insts / st.seconds * 1e-6, st.seconds,
                (double)st.warp_insts / cpu * 1e-6, one->seconds / st.seconds, st.sm_threads,
                st.sm_threads == 1 ? "" : "s", st.sm_threads_note[0] ? " (" : "", st.sm_threads_note,
                st.sm_threads_note[0] ? ")" : "");
     }
     device_set_threads(dev, 1);
-    if (st.warp_insts != one->warp_insts || st.cycles != one->cycles) {
+    if (st.warp_insts != one->warp_insts || st.cycles != one->cycles ||
+        (timed && memcmp(&st.timing, &one->timing, sizeof st.timing))) {
         fprintf(stderr, "bench: %s: %d threads ran %llu warp instructions in %llu cycles, one thread %llu in %llu\n",
                 kernel, n, (unsigned long long)st.warp_insts, (unsigned long long)st.cycles,
                 (unsigned long long)one->warp_insts, (unsigned long long)one->cycles);
@@ -367,9 +375,9 @@ int main(int argc, char **argv)
         enum { G = 32, B = 256 };
         DevicePtr out = dalloc(G * B * 4, NULL), uout = dalloc(G * B * 4, NULL);
         int iters = 4000;
-        DeviceStats st = bench("alu (fma + integer loop)", "bench_alu", G, B, (void *[]){&out, &uout, &iters});
+        DeviceStats st = bench("alu (fma + integer loop)", "bench_alu", G, B, (void *[]){&out, &uout, &iters}, NULL);
         DeviceStats stn = one_launch_threads("alu (fma + integer loop)", "bench_alu", G, B,
-                                             (void *[]){&out, &uout, &iters}, &st);
+                                             (void *[]){&out, &uout, &iters}, &st, false);
         float *fo = malloc(G * B * 4), *fn = malloc(G * B * 4);
         unsigned *uo = malloc(G * B * 4), *un = malloc(G * B * 4);
         device_memcpy_dtoh(dev, fo, out, G * B * 4, &err);
@@ -394,9 +402,10 @@ int main(int argc, char **argv)
             in[i] = (i * 7) % 1000 - 500;
         DevicePtr din = dalloc(N * 4, in), dout = dalloc(G * 4, NULL);
         int nn = N;
-        DeviceStats st = bench("reduce (shared memory)", "bench_reduce", G, B, (void *[]){&din, &dout, &nn});
-        DeviceStats stn =
-            one_launch_threads("reduce (shared memory)", "bench_reduce", G, B, (void *[]){&din, &dout, &nn}, &st);
+        DeviceStats stt, st = bench("reduce (shared memory)", "bench_reduce", G, B, (void *[]){&din, &dout, &nn}, &stt);
+        DeviceStats stn = one_launch_threads("reduce (shared memory)", "bench_reduce", G, B,
+                                             (void *[]){&din, &dout, &nn}, &st, false);
+        one_launch_threads("reduce (shared memory)", "bench_reduce", G, B, (void *[]){&din, &dout, &nn}, &stt, true);
         device_memcpy_dtoh(dev, res, dout, G * 4, &err);
         BEST_OF(5, secs, native_reduce(in, nat, N, G, B));
         native_line(&st, &stn, secs);
@@ -418,9 +427,12 @@ int main(int argc, char **argv)
             in[i] = i ^ 0x5a5a;
         DevicePtr din = dalloc((size_t)N4 * 16, in), dout = dalloc((size_t)N4 * 16, NULL);
         int nn = N4;
-        DeviceStats st = bench("copy (int4, grid-stride)", "bench_copy", 1024, 256, (void *[]){&din, &dout, &nn});
+        DeviceStats stt,
+            st = bench("copy (int4, grid-stride)", "bench_copy", 1024, 256, (void *[]){&din, &dout, &nn}, &stt);
         DeviceStats stn = one_launch_threads("copy (int4, grid-stride)", "bench_copy", 1024, 256,
-                                             (void *[]){&din, &dout, &nn}, &st);
+                                             (void *[]){&din, &dout, &nn}, &st, false);
+        one_launch_threads("copy (int4, grid-stride)", "bench_copy", 1024, 256, (void *[]){&din, &dout, &nn}, &stt,
+                           true);
         device_memcpy_dtoh(dev, back, dout, (size_t)N4 * 16, &err);
         BEST_OF(3, secs, native_copy(in, nat, N4));
         native_line(&st, &stn, secs);
@@ -441,9 +453,9 @@ int main(int argc, char **argv)
             a[i] = (float)((i * 7) % 1000) * 0.001f;
         DevicePtr da = dalloc(N * 4, a), ds = dalloc(4, &s);
         DeviceStats st = bench("sum_reduce (seed 003: shared staging, thread 0 sums, one atomic per block)",
-                               "bench_sum_reduce", G, B, (void *[]){&da, &ds});
+                               "bench_sum_reduce", G, B, (void *[]){&da, &ds}, NULL);
         DeviceStats stn = one_launch_threads("sum_reduce (seed 003)", "bench_sum_reduce", G, B,
-                                             (void *[]){&da, &ds}, &st);
+                                             (void *[]){&da, &ds}, &st, false);
         device_memcpy_dtoh(dev, &s, ds, 4, &err); /* every launch adds the sum once more */
         BEST_OF(5, secs, (nat = 0, native_sum_reduce(a, &nat, G, B)));
         native_line(&st, &stn, secs);

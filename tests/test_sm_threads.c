@@ -5,7 +5,9 @@
  * when the launch has to run again on one thread (blocks meeting at an
  * atomic counter or in each other's words, a fault, the instruction
  * budget), and global memory written before running again is put back.
- * Also every lesson's launches through `warpsim run --threads`. */
+ * Also every lesson's launches through `warpsim run --threads`, untimed and
+ * timed; and timed launches (the model's L2 answers deferred to the round's
+ * end, sim/timing_defer.c) give every timing result of one thread. */
 #include "harness.h"
 
 #include "grade_fixture.h"
@@ -381,6 +383,192 @@ static void test_a_later_round_too_costly_to_keep_track_of_goes_on_on_one_thread
     free(in);
 }
 
+/* ---- timed launches (sim/timing_defer.c) ------------------------------------------- */
+
+/* A timed launch: its kernel and shape, and its buffers in a. */
+typedef struct {
+    const char *ptx, *kernel;
+    DeviceDim3 grid, block;
+    unsigned smem;
+    int carveout;              /* -1: the default */
+    Args a;
+    bool part;                 /* may go on on one thread after rounds on several */
+} Timed;
+
+/* t on `threads` threads, its L2 answers deferred (defer) or at once, in
+ * module m (loaded once: its variables' addresses are in the timing). */
+static Outcome timed_with(DeviceModule *m, int threads, const Timed *t, bool defer)
+{
+    Outcome o;
+    memset(&o, 0, sizeof o);
+    if (defer)
+        unsetenv("WARPSIM_TIMING_DEFER");
+    else
+        setenv("WARPSIM_TIMING_DEFER", "0", 1);
+    device_set_threads(dev, threads);
+    SimError err;
+    if (t->carveout >= 0)
+        assert_int_equal(device_set_attr(m, t->kernel, DEVICE_ATTR_PREFERRED_CARVEOUT, t->carveout, &err), SIM_OK);
+    const Args *a = &t->a;
+    DevicePtr p[4];
+    void *args[6];
+    int n = 0;
+    for (int i = 0; i < a->nbuf; i++) {
+        p[i] = up(a->init[i], a->bytes[i]);
+        args[n++] = &p[i];
+    }
+    for (int i = 0; i < a->nints; i++)
+        args[n++] = (void *)&a->ints[i];
+    DeviceLaunch cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.grid = t->grid;
+    cfg.block = t->block;
+    cfg.smem = t->smem;
+    cfg.timing = true;
+    o.st = device_launch(m, t->kernel, &cfg, args, &o.stats, &o.fault, &err);
+    if (o.st != SIM_OK)
+        fail_msg("%s: %s %s", t->kernel, err.msg, o.fault.msg);
+    for (int i = 0; i < a->nbuf; i++)
+        o.len += a->bytes[i];
+    o.bytes = malloc(o.len ? o.len : 1);
+    assert_non_null(o.bytes);
+    size_t at = 0;
+    for (int i = 0; i < a->nbuf; i++) {
+        down(o.bytes + at, p[i], a->bytes[i]);
+        at += a->bytes[i];
+        device_free(dev, p[i], &err);
+    }
+    device_set_threads(dev, 1);
+    unsetenv("WARPSIM_TIMING_DEFER");
+    return o;
+}
+
+/* Memory-bound launches of the timing suite (tests/timing/) and of this
+ * file's kernels: L2 misses and DRAM bandwidth shared by every SM
+ * (stream_sum, stride_load), L1 hits (l1_gather at carveout 0), stores
+ * (transpose_naive, scale_parts), cp.async (pipe_async2); each reads its
+ * parameters through the constant cache.  On 1, 2, 3 and 8 threads, and
+ * with the model answering at once on one: the same buffers, statistics
+ * and DeviceTiming, every field; and the SMs really ran on the threads. */
+static void test_timed_launches_are_the_same_on_1_2_3_and_8_threads(void **s)
+{
+    (void)s;
+    enum { N = 300 * 256 - 77 };
+    float *in = floats(N, 11);
+    const Timed t[] = {
+        {"tests/timing/memory.ptx", "stream_sum", {264, 1, 1}, {256, 1, 1}, 28160, -1,
+         {.bytes = {4}, .nbuf = 1}, false},
+        {"tests/timing/memory.ptx", "stride_load", {264, 1, 1}, {256, 1, 1}, 0, -1,
+         {.bytes = {4}, .nbuf = 1, .ints = {32}, .nints = 1}, true},
+        {"tests/timing/memory.ptx", "l1_gather", {132, 1, 1}, {256, 1, 1}, 0, 0,
+         {.bytes = {4}, .nbuf = 1, .ints = {16}, .nints = 1}, false},
+        {"tests/timing/smem.ptx", "transpose_naive", {16, 16, 1}, {32, 8, 1}, 0, -1, {.ints = {512}, .nints = 1},
+         true},
+        {"tests/timing/async.ptx", "pipe_async2", {132, 1, 1}, {256, 1, 1}, 0, -1,
+         {.bytes = {4}, .nbuf = 1, .ints = {8, 4}, .nints = 2}, false},
+        {KERNELS, "scale_parts", {300, 1, 1}, {256, 1, 1}, 0, -1,
+         {.init = {in, NULL, NULL}, .bytes = {N * 4, N * 4, 300 * 4}, .nbuf = 3, .ints = {N}, .nints = 1}, false},
+    };
+    static const int threads[] = {2, 3, 8};
+    for (size_t k = 0; k < sizeof t / sizeof t[0]; k++) {
+        DeviceModule *m = load_file(t[k].ptx);
+        Outcome ref = timed_with(m, 1, &t[k], false), one = timed_with(m, 1, &t[k], true);
+        assert_true(one.stats.timing.on);
+        assert_true(one.stats.timing.dram_read_bytes > 0 && one.stats.timing.l2_sectors > 0);
+        assert_int_equal(one.stats.sm_threads, 1);
+        stats_equal(t[k].kernel, ref.stats, one.stats); /* deferring changes nothing */
+        assert_memory_equal(ref.bytes, one.bytes, one.len);
+        for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+            Outcome many = timed_with(m, threads[i], &t[k], true);
+            if (memcmp(one.bytes, many.bytes, one.len))
+                fail_msg("%s on %d threads: buffers differ from one thread's", t[k].kernel, threads[i]);
+            if (memcmp(&one.stats.timing, &many.stats.timing, sizeof one.stats.timing))
+                fail_msg("%s on %d threads: DeviceTiming differs: %.6f against %.6f occupancy, %llu against %llu "
+                         "long_scoreboard", t[k].kernel, threads[i], one.stats.timing.achieved_occupancy,
+                         many.stats.timing.achieved_occupancy,
+                         (unsigned long long)one.stats.timing.stall[DEVICE_STALL_LONG_SCOREBOARD],
+                         (unsigned long long)many.stats.timing.stall[DEVICE_STALL_LONG_SCOREBOARD]);
+            stats_equal(t[k].kernel, one.stats, many.stats);
+            /* (scattered stores cost their notes: such a launch may go on on one
+             * thread after its first rounds, exec_par.c) */
+            bool part = many.stats.sm_threads_note[0] && !strncmp(many.stats.sm_threads_note, "its first", 9);
+            if (many.stats.sm_threads != threads[i] || (many.stats.sm_threads_note[0] && !(t[k].part && part)))
+                fail_msg("%s on %d threads ran on %d: %s", t[k].kernel, threads[i], many.stats.sm_threads,
+                         many.stats.sm_threads_note);
+            free(many.bytes);
+        }
+        free(ref.bytes);
+        free(one.bytes);
+    }
+    free(in);
+}
+
+/* A timed launch whose model cannot defer (global atomics pace an SM
+ * inside its slice; or switched off) stays on one thread, saying why. */
+static void test_a_timed_launch_that_cannot_defer_stays_on_one_thread(void **s)
+{
+    (void)s;
+    const Timed bins = {"tests/timing/atomics.ptx", "atomic_bins", {132, 1, 1}, {256, 1, 1}, 0, -1,
+                        {.bytes = {4}, .nbuf = 1, .ints = {4096, 0}, .nints = 2}, false};
+    Outcome o = timed_with(load_file(bins.ptx), 4, &bins, true);
+    assert_int_equal(o.stats.sm_threads, 1);
+    assert_non_null(strstr(o.stats.sm_threads_note, "deferred L2 answers"));
+    free(o.bytes);
+    const Timed sum = {"tests/timing/memory.ptx", "stream_sum", {132, 1, 1}, {256, 1, 1}, 0, -1,
+                       {.bytes = {4}, .nbuf = 1}, false};
+    o = timed_with(load_file(sum.ptx), 4, &sum, false);
+    assert_int_equal(o.stats.sm_threads, 1);
+    assert_non_null(strstr(o.stats.sm_threads_note, "deferred L2 answers"));
+    free(o.bytes);
+}
+
+/* A counter every block adds to without an atomic, timed: the attempt on
+ * threads is abandoned and the launch runs again on one, the timing model
+ * afresh -- buffers and every timing result the serial run's. */
+static void test_a_timed_launch_run_again_on_one_thread_times_as_one(void **s)
+{
+    (void)s;
+    enum { N = 500 * 256 };
+    float *x = floats(N, 9);
+    DeviceModule *m = load_file(KERNELS);
+    int n = N;
+    float *got[2];
+    unsigned counter[2];
+    DeviceStats st[2];
+    for (int k = 0; k < 2; k++) {
+        device_set_threads(dev, k ? 4 : 1);
+        DevicePtr px = up(x, N * 4), pc = up(NULL, 4);
+        unsigned zero = 0;
+        SimError err;
+        device_memcpy_htod(dev, pc, &zero, 4, &err);
+        void *args[] = {&px, &n, &pc};
+        DeviceLaunch cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.grid = (DeviceDim3){500, 1, 1};
+        cfg.block = (DeviceDim3){256, 1, 1};
+        cfg.timing = true;
+        DeviceFault f;
+        assert_int_equal(device_launch(m, "double_and_tally", &cfg, args, &st[k], &f, &err), SIM_OK);
+        got[k] = malloc(N * 4);
+        assert_non_null(got[k]);
+        down(got[k], px, N * 4);
+        down(&counter[k], pc, 4);
+        device_free(dev, px, &err);
+        device_free(dev, pc, &err);
+    }
+    device_set_threads(dev, 1);
+    assert_memory_equal(got[0], got[1], N * 4);
+    assert_int_equal(counter[0], counter[1]);
+    assert_true(st[1].timing.on);
+    assert_int_equal(st[1].sm_threads, 1);
+    if (!strstr(st[1].sm_threads_note, "ran again on one"))
+        fail_msg("double_and_tally on 4 threads: %d threads, '%s'", st[1].sm_threads, st[1].sm_threads_note);
+    stats_equal("double_and_tally", st[0], st[1]);
+    free(got[0]);
+    free(got[1]);
+    free(x);
+}
+
 /* Every launch of every lesson's xcheck.txt through `warpsim run --json`:
  * the same bytes with --threads 1 and 3 (seconds aside). */
 static void test_every_lesson_launch_is_the_same_on_three_threads(void **s)
@@ -394,6 +582,24 @@ static void test_every_lesson_launch_is_the_same_on_three_threads(void **s)
                 "eval \"%s run $d/kernel.ptx $line --json --quiet --threads 3\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smt3.txt; "
                 "cmp -s build/tests/smt1.txt build/tests/smt3.txt || { bad=$((bad+1)); echo \"differs: $d $line\"; }; "
                 "done < build/tests/smt_lines.txt; done; echo \"$n launches, $bad differ\"; [ $bad = 0 ] && [ $n -gt 100 ]",
+                warpsim(), warpsim());
+    if (rc)
+        fail_msg("%s", out);
+}
+
+/* The same launches with --timing: on 3 threads, every number the model
+ * answering at once gives on one (WARPSIM_TIMING_DEFER=0). */
+static void test_every_lesson_launch_times_the_same_on_three_threads(void **s)
+{
+    (void)s;
+    int rc = sh(false,
+                "n=0; bad=0; for f in lessons/[0-9]*/xcheck.txt; do d=$(dirname $f); "
+                "grep -v '^[[:space:]]*#' $f | grep -e '--kernel' | sed 's/^.*--kernel/--kernel/' > build/tests/smtt_lines.txt; "
+                "while IFS= read -r line; do n=$((n+1)); "
+                "eval \"WARPSIM_TIMING_DEFER=0 %s run $d/kernel.ptx $line --timing --json --quiet --threads 1\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smtt1.txt; "
+                "eval \"%s run $d/kernel.ptx $line --timing --json --quiet --threads 3\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smtt3.txt; "
+                "cmp -s build/tests/smtt1.txt build/tests/smtt3.txt || { bad=$((bad+1)); echo \"differs: $d $line\"; }; "
+                "done < build/tests/smtt_lines.txt; done; echo \"$n launches, $bad differ\"; [ $bad = 0 ] && [ $n -gt 100 ]",
                 warpsim(), warpsim());
     if (rc)
         fail_msg("%s", out);
@@ -427,7 +633,14 @@ int main(void)
                                         harness_setup_sim, harness_teardown),
         cmocka_unit_test_setup_teardown(test_a_later_round_too_costly_to_keep_track_of_goes_on_on_one_thread,
                                         harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_timed_launches_are_the_same_on_1_2_3_and_8_threads, harness_setup_sim,
+                                        harness_teardown),
+        cmocka_unit_test_setup_teardown(test_a_timed_launch_that_cannot_defer_stays_on_one_thread,
+                                        harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_a_timed_launch_run_again_on_one_thread_times_as_one,
+                                        harness_setup_sim, harness_teardown),
         cmocka_unit_test(test_every_lesson_launch_is_the_same_on_three_threads),
+        cmocka_unit_test(test_every_lesson_launch_times_the_same_on_three_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
