@@ -4,6 +4,7 @@
  * no-ops in a sequentially consistent simulator. */
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_issue.h"
 #include "exec_trace.h"
 #include "exec_decode.h"
 #include "exec_lanes.h"

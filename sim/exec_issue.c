@@ -11,6 +11,7 @@
  * calls exec_lanes.c, exec_sync.c (warp-synchronous waits), the handlers
  * through SimInst.fn, exec_trace.c and exec_fault.c. */
 #include "exec_int.h"
+#include "exec_issue.h"
 #include "exec_lanes.h"
 #include "exec_trace.h"
 

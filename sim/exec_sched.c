@@ -35,6 +35,7 @@
  * the launch runs again here on one thread. */
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_issue.h"
 #include "exec_par.h"
 #include "exec_race.h"
 #include "exec_trace.h"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "exec_int.h"
+#include "exec_issue.h"
 #include "exec_trace.h"
 #include "timing_int.h"
 
