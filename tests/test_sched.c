@@ -144,6 +144,73 @@ static void test_stats_count_cycles(void **s)
     assert_true(st.cycles <= st.warp_insts);
 }
 
+/* Two blocks on SM 0 (blocks 0 and 132 of sm_90's 132 SMs), 4 warps each:
+ * warp 0 of each is on scheduler 0.  Warp 0 stores to and loads from
+ * shared memory four times; warps 1-3 either wait at the block's barrier
+ * (mode 0), which warp 0 reaches last, or first spin through a loop of
+ * register work long enough to outlast warp 0's accesses (mode 1). */
+static const char burst_ptx[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry lone(.param .u32 mode)\n{\n"
+    ".reg .pred %p<4>;\n.reg .b32 %r<12>;\n.shared .align 4 .b8 sm[512];\n"
+    "ld.param.u32 %r9, [mode];\n"
+    "mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@%p1 bra W0;\n"
+    "setp.eq.u32 %p2, %r9, 0;\n@%p2 bra BAR;\nmov.u32 %r10, 0;\n"
+    "SPIN:\nadd.s32 %r10, %r10, 1;\nsetp.lt.u32 %p3, %r10, 400;\n@%p3 bra SPIN;\n"
+    "BAR:\nbar.sync 0;\nret;\n"
+    "W0:\nmov.u32 %r2, sm;\nshl.b32 %r3, %r1, 2;\nadd.s32 %r2, %r2, %r3;\n"
+    "st.shared.u32 [%r2], %r1;\nld.shared.u32 %r4, [%r2];\nst.shared.u32 [%r2+128], %r4;\n"
+    "ld.shared.u32 %r5, [%r2+128];\nbar.sync 0;\nret;\n}\n";
+
+typedef struct {
+    uint64_t blocks[4096];
+    int n;
+} IssueLog;
+
+/* The on_issue log of warp 0's instructions on SM 0 (blocks 0 and 132). */
+static int log_issue(void *user, const struct SimView *v, uint64_t block, int warp)
+{
+    (void)v;
+    IssueLog *lg = user;
+    if (warp == 0 && (block == 0 || block == 132) && lg->n < 4096)
+        lg->blocks[lg->n++] = block;
+    return 0; /* SIM_VIEW_CONTINUE */
+}
+
+/* How many times warp 0's issues switch between the two blocks. */
+static int block_switches(unsigned mode)
+{
+    DeviceModule *m = load_text("lone.ptx", burst_ptx);
+    SimError err;
+    IssueLog *lg = calloc(1, sizeof *lg);
+    assert_non_null(lg);
+    DeviceLaunch cfg = {.grid = {133, 1, 1}, .block = {128, 1, 1}, .inst_budget = 1000000,
+                        .on_issue = log_issue, .on_issue_user = lg};
+    DeviceFault f;
+    if (device_launch(m, "lone", &cfg, (void *[]){&mode}, NULL, &f, &err) != SIM_OK)
+        fail_msg("lone: %s%s", err.msg, f.faulted ? f.msg : "");
+    int n = 0;
+    for (int i = 1; i < lg->n; i++)
+        n += lg->blocks[i] != lg->blocks[i - 1];
+    assert_true(lg->n >= 2 * 12); /* every instruction of both warps 0 seen */
+    free(lg);
+    return n;
+}
+
+static void test_shared_accesses_join_a_burst_while_the_block_waits(void **s)
+{
+    (void)s;
+    SIM_ONLY_TEST();
+    /* each warp 0 issues 7 instructions up to its first store, while the
+     * other warps still run; then the rest of its block waits at the
+     * barrier, nobody can see its four shared accesses before its bar.sync,
+     * and they go in one burst; the two take turns again at the bar.sync and
+     * the ret: 0000000 1111111 0000 1111 0 1 0 1, 7 switches */
+    assert_int_equal(block_switches(0), 7);
+    /* the rest still running: each access is a turn of its own, 13 switches */
+    assert_int_equal(block_switches(1), 13);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -157,6 +224,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_seeds_reproduce_and_schedules_differ, harness_setup_sim,
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_stats_count_cycles, harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_accesses_join_a_burst_while_the_block_waits, harness_setup_sim,
+                                        harness_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
