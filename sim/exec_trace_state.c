@@ -1,5 +1,5 @@
 /* exec_trace_state.c: warp states in timed traces.  The timing model's
- * scheduler (timing_scheduler.c) says, at each issue, what the warp did in
+ * timing_issue (timing_issue.c) says, at each issue, what the warp did in
  * every cycle since its last one (a stall reason per run of cycles, then
  * the issue); these functions coalesce the runs per warp and write them as
  * TRACE_EV_WARP_STATE records (traces/FORMAT.md), at the warp's exit, when

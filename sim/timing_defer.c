@@ -180,7 +180,7 @@ TimingTv timing_vreason(TimingModel *tm, int sm, TimingTv a)
     return (TimingTv){node_new(tm, sm, &n), TIMING_TAG_NODE};
 }
 
-/* ---- the scheduler's work on pending values (timing_scheduler.c) ---------------- */
+/* ---- the scheduler's work on pending values (timing_scheduler.c, timing_issue.c) */
 
 void timing_defer_deps(TimingModel *tm, int sm, size_t wi, int32_t pc)
 {

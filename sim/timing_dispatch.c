@@ -5,7 +5,7 @@
  * block's warps may issue TP_BLOCK_DISPATCH cycles later; a barrier's
  * warps TP_BAR_LAT cycles after its release.  Occupancy is integrated
  * here: every warp counts from its block's dispatch to its exit (and its
- * drain, timing_scheduler.c), every SM
+ * drain, timing_issue.c), every SM
  * from its first block to its last.  The end adds the launch overhead and
  * fills DeviceStats.timing. */
 #include <stdlib.h>

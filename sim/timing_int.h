@@ -1,10 +1,12 @@
 /* timing_int.h: internals shared by the timing model's files (timing_*.c):
  * the per-launch model, the per-SM and per-warp timing state, and the
  * units' interfaces.  One file per hardware unit: timing_scheduler.c (the
- * four sub-partition schedulers), timing_scoreboard.c (instruction classes
- * and register readiness), timing_coalescer.c, timing_smem.c, timing_l1.c,
- * timing_l2.c, timing_dram.c, timing_atomics.c, timing_lsu.c (the path of
- * one warp access through them), timing_dispatch.c (launch, blocks,
+ * four sub-partition schedulers: who issues, and when), timing_issue.c
+ * (what an issue does: stall accounting, pipes, results),
+ * timing_scoreboard.c (instruction classes and register readiness),
+ * timing_coalescer.c, timing_smem.c, timing_l1.c, timing_l2.c,
+ * timing_dram.c, timing_atomics.c, timing_lsu.c (the path of one warp
+ * access through them), timing_dispatch.c (launch, blocks,
  * occupancy, the results), timing_defer.c (the shared units' answers kept
  * for the round's end, so that a round's SMs may run side by side). */
 #ifndef WARPSIM_TIMING_INT_H
@@ -467,7 +469,7 @@ static inline TimingTv timing_sb_tv(uint32_t v, uint8_t k)
     return (TimingTv){v, k};
 }
 /* The scheduler's work on a warp that holds pending values: its next
- * instruction's operands at pc (deps() in timing_scheduler.c: dep_ready,
+ * instruction's operands at pc (timing_scheduler_deps: dep_ready,
  * dep_kind, dep_reason, cached_pc of warp slot wi); and timing_issue's
  * register-only instruction deferred (TIMING_DEFER) past pending operands
  * -- returns its result, *kind its scoreboard kind (TIMING_TAG_NODE: the
@@ -496,5 +498,97 @@ static inline int timing_sb_reason(int k)
     return k == TIMING_SB_LONG ? DEVICE_STALL_LONG_SCOREBOARD
          : k == TIMING_SB_SHORT ? DEVICE_STALL_SHORT_SCOREBOARD : DEVICE_STALL_WAIT;
 }
+
+/* ---- the schedulers (timing_scheduler.c picks, timing_issue.c issues) -------
+ * What both halves of an issue ask: the pick (is the warp ready, is its unit)
+ * and the issue (it charges the same waits, then takes the unit). */
+
+/* The pipes a class may use (up to two, the preferred first) and the
+ * cycles one warp instruction holds each; 0 pipes: none. */
+static inline int timing_pipes_of(const double *v, int cls, int pipe[2], uint64_t iv[2])
+{
+    switch (cls) {
+    case TC_FP32: /* 128 results/SM/clk: half on each FMA pipe */
+        pipe[0] = TIMING_PIPE_FMAL, pipe[1] = TIMING_PIPE_FMAH;
+        iv[0] = iv[1] = (uint64_t)(2 * v[TP_INT_FP32]);
+        return 2;
+    case TC_INT: /* the ALU, or the heavy FMA pipe as an IMAD form */
+        pipe[0] = TIMING_PIPE_ALU, pipe[1] = TIMING_PIPE_FMAH;
+        iv[0] = iv[1] = (uint64_t)v[TP_INT_INT];
+        return 2;
+    case TC_IMUL:
+        pipe[0] = TIMING_PIPE_FMAH, iv[0] = (uint64_t)v[TP_INT_INT];
+        return 1;
+    case TC_INTDIV:
+        pipe[0] = TIMING_PIPE_ALU, iv[0] = (uint64_t)v[TP_INT_INTDIV];
+        return 1;
+    case TC_FP64:
+        pipe[0] = TIMING_PIPE_FP64, iv[0] = (uint64_t)v[TP_INT_FP64];
+        return 1;
+    case TC_SFU:
+        pipe[0] = TIMING_PIPE_SFU, iv[0] = (uint64_t)v[TP_INT_SFU];
+        return 1;
+    case TC_CVT:
+        pipe[0] = TIMING_PIPE_SFU, iv[0] = (uint64_t)v[TP_INT_CVT];
+        return 1;
+    case TC_COLLECTIVE:
+        pipe[0] = TIMING_PIPE_COLL, iv[0] = (uint64_t)v[TP_INT_COLLECTIVE];
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Of the class's pipes in sub-partition q, the one free first (-1 none). */
+static inline int timing_pick_pipe(const TimingSM *ts, int q, int n, const int pipe[2])
+{
+    if (!n)
+        return -1;
+    return n > 1 && ts->pipe_free[q][pipe[1]] < ts->pipe_free[q][pipe[0]] ? 1 : 0;
+}
+
+/* The classes that queue for the SM's shared-memory unit (MIO), which the
+ * four schedulers share.  Its queue holds mio_queue instructions, whatever
+ * their wavefronts, and it takes the schedulers waiting for room in it in
+ * turn: on the H100 the warps of a block whose reads conflict 4- to 32-way
+ * end together (traces/hw/timing-h100.json, family banks: achieved occupancy
+ * 12.3-12.4% of 12.5% at every stride), where scheduler 0, asked first every
+ * cycle, would take every place that frees and finish its warps thousands of
+ * cycles before the others' (docs/timing.md, item 20). */
+static inline bool timing_uses_mio(int cls) { return cls == TC_SHARED || cls == TC_ATOM_SHARED; }
+
+
+/* The operand wait of w's next instruction (timing_scheduler_deps cached): none for one that
+ * may be deferred, its own plus the deferred ones' for a fence. */
+static inline uint64_t timing_operand_wait(TimingModel *tm, int sm, const TimingWarp *tw, const TimingInst *ti,
+                                           int *reason)
+{
+    uint64_t r = tw->dep_ready;
+    *reason = tw->dep_reason;
+    if (ti->flags & TIMING_DEFER)
+        return 0;
+    if ((ti->flags & TIMING_FENCE) && (timing_pend(r) || timing_pend(tw->defer_until))) {
+        /* pending: not ready this round; the reason is looked at only at
+         * an issue, once both are known */
+        return timing_vmax(tm, sm, r, tw->defer_until);
+    }
+    if ((ti->flags & TIMING_FENCE) && tw->defer_until > r) {
+        r = tw->defer_until;
+        *reason = tw->defer_reason;
+    }
+    return r;
+}
+
+
+/* Warp slot wi (its state tw) of SM sm will issue the instruction at pc:
+ * tw's dep_ready, dep_reason, dep_kind and cached_pc for it, from the
+ * scoreboard (pending values: timing_defer_deps). */
+void timing_scheduler_deps(TimingModel *tm, size_t wi, TimingWarp *tw, int32_t pc, int sm);
+/* The cycle scheduler q's unit for class cls (its pipe, the L1's queue, the
+ * shared-memory unit) can take an instruction, seen at now, and *reason the
+ * stall a wait for it is (the shared-memory unit: for the scheduler whose
+ * turn it is among those waiting; the others look again a cycle later). */
+uint64_t timing_scheduler_unit_ready(const TimingModel *tm, const TimingSM *ts, int q, int cls, uint64_t now,
+                                     int *reason);
 
 #endif
