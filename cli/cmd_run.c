@@ -36,7 +36,7 @@ static const char run_help[] =
     "  --backend gpu  run on the real GPU instead (CUDA driver needed); same output\n"
     "  --budget N     stop after N warp instructions (default 5*10^7, 10^7 with --check\n"
     "                 races: an endless loop ends in well under a minute, measured at\n"
-    "                 2-94 M warp instructions/s, 0.3 M/s with race checking) as a\n"
+    "                 2-136 M warp instructions/s, 0.3 M/s with race checking) as a\n"
     "                 'budget-exceeded' fault; a long but finite kernel needs more\n"
     "  --max-memory BYTES  simulated global, local and shared memory and registers,\n"
     "                 all together (default 4G; 256M, 64K... work): a launch over it\n"
