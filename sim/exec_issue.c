@@ -13,6 +13,7 @@
 #include "exec_int.h"
 #include "exec_issue.h"
 #include "exec_lanes.h"
+#include "exec_vec.h"
 #include "exec_trace.h"
 
 #include <string.h>
@@ -27,17 +28,15 @@ void exec_warp_init(Exec *x, Block *b, Warp *w, int id)
      * the rest keep what the slot's last warp left, never seen */
     for (int k = 0; k < x->n_zero; k++)
         memset(w->r + (size_t)x->zero[k][0] * WARP, 0, (size_t)(x->zero[k][1] - x->zero[k][0]) * WARP * sizeof *w->r);
-    for (int k = 0; k <= p->n_preds; k++) w->p[k] = 0;
+    memset(w->p, 0, (size_t)(p->n_preds + 1) * sizeof *w->p);
     uint64_t *r = w->r;
     int32_t entry = p->funcs[x->fidx].entry_pc;
     uint32_t sp = x->specials;
     const uint64_t ctaid[3] = {b->ctaid.x, b->ctaid.y, b->ctaid.z};
     for (int k = 0; k < 3; k++)
         if (sp >> (SLOT_CTAID_X + k) & 1)
-            for (int l = 0; l < WARP; l++)
-                r[(SLOT_CTAID_X + k) * WARP + l] = ctaid[k];
-    for (int l = 0; l < WARP; l++)
-        w->pc[l] = entry;
+            exec_vec_fill(r + (SLOT_CTAID_X + k) * WARP, ctaid[k], FULL_MASK);
+    lanes_fill_pc(w->pc, FULL_MASK, entry);
     memset(w->callsp, 0, sizeof w->callsp);
     w->run = w->present;
     w->exited = ~w->present;
@@ -133,7 +132,7 @@ static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
 }
 
 /* exec_issue_burst's loop, k instructions issued already. */
-__attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
+uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
 {
     const SimInst *insts = x->prog->insts;
     DeviceStats *st = x->stats;
@@ -187,18 +186,16 @@ __attribute__((noinline)) static uint64_t burst_loop(Exec *x, Warp *w, uint64_t 
     }
 }
 
-uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
+uint64_t exec_issue_burst_diverged(Exec *x, Warp *w, uint64_t max)
 {
-    if (w->conv)
-        return burst_loop(x, w, 0, max);
-    /* a diverged warp's first group: without the loop's set-up */
+    /* its first group without the loop's set-up */
     uint64_t k = kept_group(x, w, max, -1);
     int alone = -1;
     if (!k)
         k = exec_issue(x, w);
     if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(x, w, x->prog->insts, &alone))))
         return k;
-    return burst_loop(x, w, k, max);
+    return exec_burst_loop(x, w, k, max);
 }
 
 /* A diverged warp's group (lanes m) moved on to gpc, every other runnable

@@ -13,12 +13,20 @@ void exec_budget_fault(Exec *x, Warp *w, const SimInst *in, uint32_t m);
 /* Issue one instruction of warp w (the scheduler picked it).  false when
  * it was a tile marker (a pseudo-instruction: it took no issue slot). */
 bool exec_issue(Exec *x, Warp *w);
+/* exec_issue_burst's parts (exec_issue.c): its loop, k instructions issued
+ * already; a diverged warp's burst. */
+uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max);
+uint64_t exec_issue_burst_diverged(Exec *x, Warp *w, uint64_t max);
 /* Issue w's next instruction, then while w stays runnable and
  * exec_burst_goes_on the ones no other warp can observe (SimInst.visible
  * clear), up to max in all, until a fault: exec_sched.c's burst without a
  * stepper watching (it asks before each instruction).  Returns how many
- * took an issue slot. */
-uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max);
+ * took an issue slot.  (Inline: a converged warp goes straight to the
+ * loop, one call less a burst.) */
+static inline uint64_t exec_issue_burst(Exec *x, Warp *w, uint64_t max)
+{
+    return w->conv ? exec_burst_loop(x, w, 0, max) : exec_issue_burst_diverged(x, w, max);
+}
 /* After an instruction of w's burst: its next one is known and no other
  * warp can observe it now, so the burst goes on.  A diverged warp goes on
  * only while its next group is the one exec_issue kept (Warp.gok: the group

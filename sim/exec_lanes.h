@@ -65,6 +65,9 @@ static inline void lanes_fill_pc(int32_t *p, uint32_t m, int32_t v)
 {
     if (m == FULL_MASK) {
         const LanesI32x4 vv = {v, v, v, v};
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
         for (int l = 0; l < WARP; l += 4)
             memcpy(p + l, &vv, sizeof vv);
     } else {
@@ -77,6 +80,9 @@ static inline void lanes_add_pc(int32_t *p, uint32_t m, int32_t d)
 {
     if (m == FULL_MASK) {
         const LanesI32x4 dd = {d, d, d, d};
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC unroll 8
+#endif
         for (int l = 0; l < WARP; l += 4) {
             LanesI32x4 v;
             memcpy(&v, p + l, sizeof v);
