@@ -35,6 +35,19 @@ typedef struct {
     int nints;
 } Args;
 
+/* a's buffers uploaded into p, then the launch's arguments: the buffers'
+ * addresses and a's ints. */
+static void up_args(const Args *a, DevicePtr p[4], void *args[6])
+{
+    int n = 0;
+    for (int i = 0; i < a->nbuf; i++) {
+        p[i] = up(a->init[i], a->bytes[i]);
+        args[n++] = &p[i];
+    }
+    for (int i = 0; i < a->nints; i++)
+        args[n++] = (void *)&a->ints[i];
+}
+
 static Outcome launch_with(int threads, const char *kernel, unsigned grid, unsigned block, const Args *a,
                            uint64_t budget)
 {
@@ -44,13 +57,7 @@ static Outcome launch_with(int threads, const char *kernel, unsigned grid, unsig
     DeviceModule *m = load_file(KERNELS);
     DevicePtr p[4];
     void *args[6];
-    int n = 0;
-    for (int i = 0; i < a->nbuf; i++) {
-        p[i] = up(a->init[i], a->bytes[i]);
-        args[n++] = &p[i];
-    }
-    for (int i = 0; i < a->nints; i++)
-        args[n++] = (void *)&a->ints[i];
+    up_args(a, p, args);
     DeviceLaunch cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.grid = (DeviceDim3){grid, 1, 1};
@@ -165,10 +172,10 @@ static void test_shared_memory_atomics_keep_the_serial_atomic_log(void **s)
     free(in);
 }
 
-/* kernel(float *x, int n, unsigned *counter) on 1 thread and on 4: x
- * doubled once, the counter's value and the statistics the same; the
- * 4-thread launch's note in note. */
-static void doubled_once(const char *kernel, char *note, size_t cap)
+/* kernel(float *x, int n, unsigned *counter) on 1 thread and on 4, timed
+ * or not: x doubled once, the counter's value and the statistics (timing
+ * included) the same; the 4-thread launch's note in note. */
+static void doubled_once(const char *kernel, bool timing, char *note, size_t cap)
 {
     enum { N = 500 * 256 };
     float *x = floats(N, 9);
@@ -188,6 +195,7 @@ static void doubled_once(const char *kernel, char *note, size_t cap)
         memset(&cfg, 0, sizeof cfg);
         cfg.grid = (DeviceDim3){500, 1, 1};
         cfg.block = (DeviceDim3){256, 1, 1};
+        cfg.timing = timing;
         DeviceFault f;
         assert_int_equal(device_launch(m, kernel, &cfg, args, &st[k], &f, &err), SIM_OK);
         got[k] = malloc(N * 4);
@@ -204,6 +212,7 @@ static void doubled_once(const char *kernel, char *note, size_t cap)
     assert_memory_equal(got[0], got[1], N * 4);
     assert_int_equal(counter[0], counter[1]);
     stats_equal(kernel, st[0], st[1]);
+    assert_int_equal(st[1].timing.on, timing);
     assert_int_equal(st[1].sm_threads, 1);
     snprintf(note, cap, "%s", st[1].sm_threads_note);
     free(got[0]);
@@ -215,7 +224,7 @@ static void test_a_shared_counter_runs_again_on_one_thread_and_memory_is_put_bac
 {
     (void)s;
     char note[160];
-    doubled_once("double_and_tally", note, sizeof note);
+    doubled_once("double_and_tally", false, note, sizeof note);
     assert_non_null(strstr(note, "tried on 4 threads"));
     assert_non_null(strstr(note, "same bytes of global memory"));
 }
@@ -224,7 +233,7 @@ static void test_a_kernel_with_global_atomics_stays_on_one_thread_without_trying
 {
     (void)s;
     char note[160];
-    doubled_once("double_and_count", note, sizeof note);
+    doubled_once("double_and_count", false, note, sizeof note);
     assert_string_equal(note, "atomics on global memory");
 }
 
@@ -412,13 +421,7 @@ static Outcome timed_with(DeviceModule *m, int threads, const Timed *t, bool def
     const Args *a = &t->a;
     DevicePtr p[4];
     void *args[6];
-    int n = 0;
-    for (int i = 0; i < a->nbuf; i++) {
-        p[i] = up(a->init[i], a->bytes[i]);
-        args[n++] = &p[i];
-    }
-    for (int i = 0; i < a->nints; i++)
-        args[n++] = (void *)&a->ints[i];
+    up_args(a, p, args);
     DeviceLaunch cfg;
     memset(&cfg, 0, sizeof cfg);
     cfg.grid = t->grid;
@@ -528,63 +531,34 @@ static void test_a_timed_launch_that_cannot_defer_stays_on_one_thread(void **s)
 static void test_a_timed_launch_run_again_on_one_thread_times_as_one(void **s)
 {
     (void)s;
-    enum { N = 500 * 256 };
-    float *x = floats(N, 9);
-    DeviceModule *m = load_file(KERNELS);
-    int n = N;
-    float *got[2];
-    unsigned counter[2];
-    DeviceStats st[2];
-    for (int k = 0; k < 2; k++) {
-        device_set_threads(dev, k ? 4 : 1);
-        DevicePtr px = up(x, N * 4), pc = up(NULL, 4);
-        unsigned zero = 0;
-        SimError err;
-        device_memcpy_htod(dev, pc, &zero, 4, &err);
-        void *args[] = {&px, &n, &pc};
-        DeviceLaunch cfg;
-        memset(&cfg, 0, sizeof cfg);
-        cfg.grid = (DeviceDim3){500, 1, 1};
-        cfg.block = (DeviceDim3){256, 1, 1};
-        cfg.timing = true;
-        DeviceFault f;
-        assert_int_equal(device_launch(m, "double_and_tally", &cfg, args, &st[k], &f, &err), SIM_OK);
-        got[k] = malloc(N * 4);
-        assert_non_null(got[k]);
-        down(got[k], px, N * 4);
-        down(&counter[k], pc, 4);
-        device_free(dev, px, &err);
-        device_free(dev, pc, &err);
-    }
-    device_set_threads(dev, 1);
-    assert_memory_equal(got[0], got[1], N * 4);
-    assert_int_equal(counter[0], counter[1]);
-    assert_true(st[1].timing.on);
-    assert_int_equal(st[1].sm_threads, 1);
-    if (!strstr(st[1].sm_threads_note, "ran again on one"))
-        fail_msg("double_and_tally on 4 threads: %d threads, '%s'", st[1].sm_threads, st[1].sm_threads_note);
-    stats_equal("double_and_tally", st[0], st[1]);
-    free(got[0]);
-    free(got[1]);
-    free(x);
+    char note[160];
+    doubled_once("double_and_tally", true, note, sizeof note);
+    if (!strstr(note, "ran again on one"))
+        fail_msg("double_and_tally timed on 4 threads: '%s'", note);
 }
 
-/* Every launch of every lesson's xcheck.txt through `warpsim run --json`:
- * the same bytes with --threads 1 and 3 (seconds aside). */
-static void test_every_lesson_launch_is_the_same_on_three_threads(void **s)
+/* Every launch of every lesson's xcheck.txt through `warpsim run --json
+ * opts`, with --threads 1 (env before the command) and 3: the same bytes,
+ * seconds aside. */
+static void every_lesson_launch_alike(const char *env, const char *opts)
 {
-    (void)s;
     int rc = sh(false,
                 "n=0; bad=0; for f in lessons/[0-9]*/xcheck.txt; do d=$(dirname $f); "
                 "grep -v '^[[:space:]]*#' $f | grep -e '--kernel' | sed 's/^.*--kernel/--kernel/' > build/tests/smt_lines.txt; "
                 "while IFS= read -r line; do n=$((n+1)); "
-                "eval \"%s run $d/kernel.ptx $line --json --quiet --threads 1\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smt1.txt; "
-                "eval \"%s run $d/kernel.ptx $line --json --quiet --threads 3\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smt3.txt; "
+                "eval \"%s %s run $d/kernel.ptx $line %s --json --quiet --threads 1\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smt1.txt; "
+                "eval \"%s run $d/kernel.ptx $line %s --json --quiet --threads 3\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smt3.txt; "
                 "cmp -s build/tests/smt1.txt build/tests/smt3.txt || { bad=$((bad+1)); echo \"differs: $d $line\"; }; "
                 "done < build/tests/smt_lines.txt; done; echo \"$n launches, $bad differ\"; [ $bad = 0 ] && [ $n -gt 100 ]",
-                warpsim(), warpsim());
+                env, warpsim(), opts, warpsim(), opts);
     if (rc)
         fail_msg("%s", out);
+}
+
+static void test_every_lesson_launch_is_the_same_on_three_threads(void **s)
+{
+    (void)s;
+    every_lesson_launch_alike("", "");
 }
 
 /* The same launches with --timing: on 3 threads, every number the model
@@ -592,17 +566,7 @@ static void test_every_lesson_launch_is_the_same_on_three_threads(void **s)
 static void test_every_lesson_launch_times_the_same_on_three_threads(void **s)
 {
     (void)s;
-    int rc = sh(false,
-                "n=0; bad=0; for f in lessons/[0-9]*/xcheck.txt; do d=$(dirname $f); "
-                "grep -v '^[[:space:]]*#' $f | grep -e '--kernel' | sed 's/^.*--kernel/--kernel/' > build/tests/smtt_lines.txt; "
-                "while IFS= read -r line; do n=$((n+1)); "
-                "eval \"WARPSIM_TIMING_DEFER=0 %s run $d/kernel.ptx $line --timing --json --quiet --threads 1\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smtt1.txt; "
-                "eval \"%s run $d/kernel.ptx $line --timing --json --quiet --threads 3\" 2>&1 | sed 's/\"seconds\": [0-9.e+-]*//' > build/tests/smtt3.txt; "
-                "cmp -s build/tests/smtt1.txt build/tests/smtt3.txt || { bad=$((bad+1)); echo \"differs: $d $line\"; }; "
-                "done < build/tests/smtt_lines.txt; done; echo \"$n launches, $bad differ\"; [ $bad = 0 ] && [ $n -gt 100 ]",
-                warpsim(), warpsim());
-    if (rc)
-        fail_msg("%s", out);
+    every_lesson_launch_alike("WARPSIM_TIMING_DEFER=0", "--timing");
 }
 
 int main(void)

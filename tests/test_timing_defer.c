@@ -9,6 +9,7 @@
 #include <dirent.h>
 
 #include "harness.h"
+#include "sweep_fixture.h"
 #include "device_int.h"
 #include "exec_int.h"
 #include "timing_int.h"
@@ -168,85 +169,17 @@ static void test_an_answer_due_inside_its_round_is_caught(void **s)
     timing_model_free(tm);
 }
 
-#define DIR_KERNELS "tests/kernels"
-#define BUF 65536
-
-typedef struct {
-    SimStatus st;
-    DeviceStats stats;
-    DeviceFault fault;
-    char *printf_text;
-    uint8_t *bufs[64];
-    int nbufs;
-} Outcome;
-
-/* One timed launch of entry on buffers ptrs, filled afresh; defer false:
- * the model answering at once. */
+/* One timed launch of entry on buffers ptrs (sweep_run); defer false: the
+ * model answering at once. */
 static Outcome run(DeviceModule *m, const char *entry, const DevicePtr *ptrs, unsigned grid, bool defer)
 {
-    Outcome o;
-    memset(&o, 0, sizeof o);
-    SimError err;
-    int np = device_kernel_nparams(m, entry);
-    uint64_t vals[64];
-    void *args[64];
-    assert_true(np >= 0 && np <= 64);
-    uint8_t *init = malloc(BUF);
-    for (int i = 0; i < BUF; i++)
-        init[i] = (uint8_t)(i % 4 == 0 ? i / 4 % 97 : 0);
-    for (int i = 0; i < np; i++) {
-        vals[i] = 0;
-        if (device_kernel_param_size(m, entry, i) == 8) {
-            assert_int_equal(device_memcpy_htod(dev, ptrs[i], init, BUF, &err), SIM_OK);
-            vals[i] = ptrs[i];
-        } else {
-            vals[i] = 64;
-        }
-        args[i] = &vals[i];
-    }
-    free(init);
-    DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {128, 1, 1}, .smem = 1024, .inst_budget = 2000000,
-                        .timing = true};
     if (defer)
         unsetenv("WARPSIM_TIMING_DEFER");
     else
         setenv("WARPSIM_TIMING_DEFER", "0", 1);
-    o.st = device_launch(m, entry, &cfg, args, &o.stats, &o.fault, &err);
+    Outcome o = sweep_run(m, entry, ptrs, grid, true);
     unsetenv("WARPSIM_TIMING_DEFER");
-    o.stats.seconds = 0;
-    o.printf_text = strdup(device_printf_output(dev));
-    for (int i = 0; i < np; i++)
-        if (ptrs[i]) {
-            o.bufs[o.nbufs] = malloc(BUF);
-            assert_int_equal(device_memcpy_dtoh(dev, o.bufs[o.nbufs++], ptrs[i], BUF, &err), SIM_OK);
-        }
     return o;
-}
-
-static void outcome_free(Outcome *o)
-{
-    free(o->printf_text);
-    for (int i = 0; i < o->nbufs; i++)
-        free(o->bufs[i]);
-}
-
-/* Buffers for every pointer parameter of entry, on the current device. */
-static void alloc_args(DeviceModule *m, const char *entry, DevicePtr *ptrs)
-{
-    int np = device_kernel_nparams(m, entry);
-    for (int i = 0; i < np && i < 64; i++)
-        if (device_kernel_param_size(m, entry, i) == 8) {
-            SimError err;
-            assert_int_equal(device_malloc(dev, BUF, &ptrs[i], &err), SIM_OK);
-        }
-}
-
-static void free_args(DeviceModule *m, const char *entry, const DevicePtr *ptrs)
-{
-    int np = device_kernel_nparams(m, entry);
-    for (int i = 0; i < np && i < 64; i++)
-        if (ptrs[i])
-            device_free(dev, ptrs[i], NULL);
 }
 
 /* Each way on its own device, the same launches in the same order on
@@ -262,12 +195,7 @@ static void test_every_kernel_times_the_same_with_answers_deferred(void **s)
     if (!d)
         fail_msg("cannot open %s (run from the repository root)", DIR_KERNELS);
     int compared = 0, files = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        if (n < 5 || strcmp(e->d_name + n - 4, ".ptx"))
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", DIR_KERNELS, e->d_name);
+    for (char path[512]; sweep_next_ptx(d, path);) {
         dev = at_once;
         DeviceModule *ma = load_file(path);
         dev = deferred;

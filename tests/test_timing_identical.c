@@ -10,12 +10,11 @@
 
 #include "harness.h"
 #include "device_int.h"
+#include "sweep_fixture.h"
 
 #define FUZZ_EXEC_NO_MAIN
 #include "fuzz_exec.c"
 
-#define DIR_KERNELS "tests/kernels"
-#define BUF 65536
 
 /* Entries whose outputs depend on the schedule (or the clock) by design:
  * with another issue order they give another of their possible results. */
@@ -51,60 +50,6 @@ static bool is_order_dependent(const char *entry)
     return false;
 }
 
-typedef struct {
-    SimStatus st;
-    DeviceFault fault;
-    char *printf_text;
-    uint8_t *bufs[64];
-    int nbufs;
-} Outcome;
-
-static void outcome_free(Outcome *o)
-{
-    free(o->printf_text);
-    for (int i = 0; i < o->nbufs; i++)
-        free(o->bufs[i]);
-}
-
-/* One launch on buffers ptrs (the same allocations for both runs, so fault
- * messages name the same buffers), filled afresh. */
-static Outcome run(DeviceModule *m, const char *entry, const DevicePtr *ptrs, bool timing)
-{
-    Outcome o;
-    memset(&o, 0, sizeof o);
-    SimError err;
-    int np = device_kernel_nparams(m, entry);
-    uint64_t vals[64];
-    void *args[64];
-    assert_true(np >= 0 && np <= 64);
-    uint8_t *init = malloc(BUF);
-    for (int i = 0; i < BUF; i++)
-        init[i] = (uint8_t)(i % 4 == 0 ? i / 4 % 97 : 0); /* small non-negative ints */
-    for (int i = 0; i < np; i++) {
-        int sz = device_kernel_param_size(m, entry, i);
-        vals[i] = 0;
-        if (sz == 8) {
-            assert_int_equal(device_memcpy_htod(dev, ptrs[i], init, BUF, &err), SIM_OK);
-            vals[i] = ptrs[i];
-        } else {
-            vals[i] = 64; /* counts and sizes */
-        }
-        args[i] = &vals[i];
-    }
-    free(init);
-    DeviceLaunch cfg = {.grid = {4, 1, 1}, .block = {128, 1, 1}, .smem = 1024, .inst_budget = 2000000,
-                        .timing = timing};
-    DeviceStats st;
-    o.st = device_launch(m, entry, &cfg, args, &st, &o.fault, &err);
-    o.printf_text = strdup(device_printf_output(dev));
-    for (int i = 0; i < np; i++)
-        if (ptrs[i]) {
-            o.bufs[o.nbufs] = malloc(BUF);
-            assert_int_equal(device_memcpy_dtoh(dev, o.bufs[o.nbufs++], ptrs[i], BUF, &err), SIM_OK);
-        }
-    return o;
-}
-
 static void test_outputs_are_bit_identical_with_timing_on_and_off(void **s)
 {
     (void)s;
@@ -112,12 +57,7 @@ static void test_outputs_are_bit_identical_with_timing_on_and_off(void **s)
     if (!d)
         fail_msg("cannot open %s (run from the repository root)", DIR_KERNELS);
     int compared = 0, order_only = 0, files = 0, faulted = 0;
-    for (struct dirent *e; (e = readdir(d));) {
-        size_t n = strlen(e->d_name);
-        if (n < 5 || strcmp(e->d_name + n - 4, ".ptx"))
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "%s/%s", DIR_KERNELS, e->d_name);
+    for (char path[512]; sweep_next_ptx(d, path);) {
         DeviceModule *m = load_file(path);
         files++;
         for (int f = 0; f < m->ptx->n_funcs; f++) {
@@ -125,16 +65,9 @@ static void test_outputs_are_bit_identical_with_timing_on_and_off(void **s)
                 continue;
             const char *entry = m->ptx->funcs[f].name;
             DevicePtr ptrs[64] = {0};
-            int np = device_kernel_nparams(m, entry);
-            for (int i = 0; i < np && i < 64; i++)
-                if (device_kernel_param_size(m, entry, i) == 8) {
-                    SimError err;
-                    assert_int_equal(device_malloc(dev, BUF, &ptrs[i], &err), SIM_OK);
-                }
-            Outcome off = run(m, entry, ptrs, false), on = run(m, entry, ptrs, true);
-            for (int i = 0; i < np && i < 64; i++)
-                if (ptrs[i])
-                    device_free(dev, ptrs[i], NULL);
+            alloc_args(m, entry, ptrs);
+            Outcome off = sweep_run(m, entry, ptrs, 4, false), on = sweep_run(m, entry, ptrs, 4, true);
+            free_args(m, entry, ptrs);
             bool racy = is_order_dependent(entry);
             if (off.st != on.st)
                 fail_msg("%s %s: status %d untimed, %d timed (%s / %s)", path, entry, off.st, on.st,

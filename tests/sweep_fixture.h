@@ -1,0 +1,105 @@
+/* sweep_fixture.h: what test_timing_identical.c and test_timing_defer.c
+ * share to run every entry of every kernel in tests/kernels/ -- a buffer of
+ * BUF bytes for each pointer parameter, filled afresh before each launch
+ * with small non-negative ints, 64 for every other parameter, and the
+ * outcome: status, statistics, fault, printf text and every buffer.
+ * Include after harness.h. */
+#ifndef WARPSIM_TEST_SWEEP_FIXTURE_H
+#define WARPSIM_TEST_SWEEP_FIXTURE_H
+
+#include <dirent.h>
+
+#define DIR_KERNELS "tests/kernels"
+#define BUF 65536
+
+typedef struct {
+    SimStatus st;
+    DeviceStats stats;
+    DeviceFault fault;
+    char *printf_text;
+    uint8_t *bufs[64];
+    int nbufs;
+} Outcome;
+
+static inline void outcome_free(Outcome *o)
+{
+    free(o->printf_text);
+    for (int i = 0; i < o->nbufs; i++)
+        free(o->bufs[i]);
+}
+
+/* Buffers for every pointer parameter of entry, on the current device. */
+static inline void alloc_args(DeviceModule *m, const char *entry, DevicePtr *ptrs)
+{
+    int np = device_kernel_nparams(m, entry);
+    for (int i = 0; i < np && i < 64; i++)
+        if (device_kernel_param_size(m, entry, i) == 8) {
+            SimError err;
+            assert_int_equal(device_malloc(dev, BUF, &ptrs[i], &err), SIM_OK);
+        }
+}
+
+static inline void free_args(DeviceModule *m, const char *entry, const DevicePtr *ptrs)
+{
+    int np = device_kernel_nparams(m, entry);
+    for (int i = 0; i < np && i < 64; i++)
+        if (ptrs[i])
+            device_free(dev, ptrs[i], NULL);
+}
+
+/* One launch of entry (grid blocks of 128 threads, 1 KB of dynamic shared
+ * memory, a budget of 2 million warp instructions; timed or not) on
+ * buffers ptrs (the same allocations for every run, so fault messages name
+ * the same buffers), filled afresh.  Its seconds are zeroed. */
+static inline Outcome sweep_run(DeviceModule *m, const char *entry, const DevicePtr *ptrs, unsigned grid, bool timing)
+{
+    Outcome o;
+    memset(&o, 0, sizeof o);
+    SimError err;
+    int np = device_kernel_nparams(m, entry);
+    uint64_t vals[64];
+    void *args[64];
+    assert_true(np >= 0 && np <= 64);
+    uint8_t *init = malloc(BUF);
+    assert_non_null(init);
+    for (int i = 0; i < BUF; i++)
+        init[i] = (uint8_t)(i % 4 == 0 ? i / 4 % 97 : 0); /* small non-negative ints */
+    for (int i = 0; i < np; i++) {
+        vals[i] = 0;
+        if (device_kernel_param_size(m, entry, i) == 8) {
+            assert_int_equal(device_memcpy_htod(dev, ptrs[i], init, BUF, &err), SIM_OK);
+            vals[i] = ptrs[i];
+        } else {
+            vals[i] = 64; /* counts and sizes */
+        }
+        args[i] = &vals[i];
+    }
+    free(init);
+    DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {128, 1, 1}, .smem = 1024, .inst_budget = 2000000,
+                        .timing = timing};
+    o.st = device_launch(m, entry, &cfg, args, &o.stats, &o.fault, &err);
+    o.stats.seconds = 0;
+    o.printf_text = strdup(device_printf_output(dev));
+    for (int i = 0; i < np; i++)
+        if (ptrs[i]) {
+            o.bufs[o.nbufs] = malloc(BUF);
+            assert_int_equal(device_memcpy_dtoh(dev, o.bufs[o.nbufs++], ptrs[i], BUF, &err), SIM_OK);
+        }
+    return o;
+}
+
+/* The next .ptx file of d (opened on DIR_KERNELS) in path; false at the
+ * end. */
+static inline bool sweep_next_ptx(DIR *d, char path[512])
+{
+    for (struct dirent *e; (e = readdir(d));) {
+        size_t n = strlen(e->d_name);
+        if (n >= 5 && !strcmp(e->d_name + n - 4, ".ptx")) {
+            snprintf(path, 512, "%s/%s", DIR_KERNELS, e->d_name);
+            return true;
+        }
+    }
+    return false;
+}
+
+#endif
