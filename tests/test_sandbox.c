@@ -444,5 +444,9 @@ int main(void)
         cmocka_unit_test_teardown(test_sandbox_works_when_started_with_sigchld_ignored, restore_sigchld),
         cmocka_unit_test(test_run_compiles_a_cu_whose_name_is_a_shell_command),
     };
+    /* Started as a background job of a non-interactive shell, this process
+     * inherits SIGINT ignored (POSIX); the Ctrl-C cases are about a caller
+     * that left it at its default, so they start there. */
+    signal(SIGINT, SIG_DFL);
     return cmocka_run_group_tests(tests, setup, NULL);
 }
