@@ -208,6 +208,30 @@ static void ex_trap(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     exec_fault(x, w, in, __builtin_ctz(m), "trap", 0, "the kernel executed trap");
 }
 
+/* Lanes m arrive at barrier b from the instruction at pc (ex_bar,
+ * exec_bar_whole): counted, and arrivals from two instructions marked. */
+static inline void bar_count(SimBarrier *b, int32_t pc, uint32_t m)
+{
+    if (!b->arrived)
+        b->pc = pc;
+    else if (b->pc != pc)
+        b->mixed = true;
+    b->arrived += (uint32_t)exec_popc(m);
+}
+
+/* Lanes m of w wait at barrier id until it releases. */
+static inline void bar_wait(Warp *w, uint32_t id, uint32_t m)
+{
+    if (m == FULL_MASK)
+        memset(w->barid, (int)id, WARP);
+    else
+        for (uint32_t r = m; r; r &= r - 1)
+            w->barid[__builtin_ctz(r)] = (uint8_t)id;
+    w->run &= ~m;
+    w->barwait |= m;
+    w->barmask[id] |= m;
+}
+
 /* bar.sync / barrier.sync / bar.arrive / bar.red: arrive, and (except
  * arrive) wait.  Release happens in exec_run.c once enough have arrived. */
 static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
@@ -242,11 +266,7 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         w->bar_skip = (w->bar_skip | skip) & ~m;
     }
     int32_t pc = (int32_t)(in - x->prog->insts);
-    if (!b->arrived)
-        b->pc = pc;
-    else if (b->pc != pc)
-        b->mixed = true;
-    b->arrived += (uint32_t)exec_popc(m);
+    bar_count(b, pc, m);
     if (in->sub == 3) { /* bar.red: accumulate the predicate */
         uint32_t pv = in->ps >= 0 ? w->p[in->ps] : in->ps == -2 ? FULL_MASK : 0;
         if (in->negsrc)
@@ -262,16 +282,8 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             b->red_or = true;
     }
     lanes_add_pc(w->pc, m, 1);
-    if (in->sub != 1) { /* not arrive: wait */
-        uint8_t *bid = w->barid;
-        if (m == FULL_MASK)
-            memset(bid, (int)id, WARP);
-        else
-            LANES(m, { bid[l] = (uint8_t)id; });
-        w->run &= ~m;
-        w->barwait |= m;
-        w->barmask[id] |= m;
-    }
+    if (in->sub != 1) /* not arrive: wait */
+        bar_wait(w, id, m);
     if (in->sub == 3)
         b->red = true;
     if (x->trace)
@@ -300,19 +312,8 @@ bool exec_bar_whole(Exec *x, Warp *w, const SimInst *in)
     w->gok = false;
     if (in->aligned)
         w->bar_skip &= ~m;
-    if (!b->arrived)
-        b->pc = pc;
-    else if (b->pc != pc)
-        b->mixed = true;
-    b->arrived += (uint32_t)exec_popc(m);
-    if (m == FULL_MASK)
-        memset(w->barid, (int)id, WARP);
-    else
-        for (uint32_t r = m; r; r &= r - 1)
-            w->barid[__builtin_ctz(r)] = (uint8_t)id;
-    w->run = 0;
-    w->barwait |= m;
-    w->barmask[id] |= m;
+    bar_count(b, pc, m);
+    bar_wait(w, id, m);
     if (st->warp_insts >= x->budget)
         exec_budget_fault(x, w, in, m);
     return true;

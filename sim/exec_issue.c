@@ -65,13 +65,14 @@ void exec_budget_fault(Exec *x, Warp *w, const SimInst *in, uint32_t m)
                "DeviceLaunch.inst_budget)", (unsigned long long)x->stats->warp_insts);
 }
 
-/* A converged warp runs the n instructions from in on (n <= in->straight,
- * the budget not reached by them): what the loop below does for each, less
- * what none of them needs (guards, flow, traces, the budget), stopping after
- * one that faults.  Returns how many ran. */
-static uint64_t straight_run(Exec *x, Warp *w, const SimInst *in, uint64_t n)
+/* Lanes m run the n instructions from in on (n <= in->straight or, while
+ * the rest of the block waits, in->straight_blk; the budget not reached by
+ * them): what exec_issue does for each, less what none of them needs
+ * (guards, flow, traces, the budget), stopping after one that faults; the
+ * caller moves the pcs.  Returns how many ran. */
+__attribute__((always_inline)) static inline uint64_t straight_run(Exec *x, Warp *w, const SimInst *in, uint32_t m,
+                                                                 uint64_t n)
 {
-    uint32_t m = w->run;
     uint64_t i = 0;
     while (i < n) {
         in[i].fn(x, w, &in[i], m);
@@ -79,7 +80,6 @@ static uint64_t straight_run(Exec *x, Warp *w, const SimInst *in, uint64_t n)
         if (x->faulted)
             break;
     }
-    w->upc += (int32_t)i;
     x->stats->warp_insts += i;
     x->stats->thread_insts += i * (uint64_t)exec_popc(m);
     return i;
@@ -106,14 +106,7 @@ static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
     if (n > room)
         n = room;
     if (n > 1 && st->warp_insts + n < x->budget) { /* unguarded, no budget fault among them */
-        while (i < n) {
-            in[i].fn(x, w, &in[i], m);
-            i++;
-            if (x->faulted)
-                break;
-        }
-        st->warp_insts += i;
-        st->thread_insts += i * (uint64_t)exec_popc(m);
+        i = straight_run(x, w, in, m, n);
     } else {
         uint32_t em = exec_guard_mask(w, in, m);
         st->warp_insts++;
@@ -148,7 +141,9 @@ uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
             k += in->cta_sync && !x->trace && exec_bar_whole(x, w, in) ? 1 : exec_issue(x, w);
         } else if ((n = alone == 1 ? in->straight_blk : in->straight) > 1 && !x->trace &&
                    st->warp_insts + n < x->budget) {
-            k += straight_run(x, w, in, n < max - k ? n : max - k);
+            uint64_t ran = straight_run(x, w, in, w->run, n < max - k ? n : max - k);
+            w->upc += (int32_t)ran;
+            k += ran;
         } else { /* exec_issue's converged FLOW_NEXT and FLOW_BRANCH cases, inline */
             uint32_t m = w->run, em = exec_guard_mask(w, in, m);
             if (x->trace)

@@ -181,16 +181,6 @@ static void ex_ld(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         exec_trace_mem(x, w, in, m, TRACE_MEM_LOAD);
     if (x->race)
         exec_race_mem(x, w, in, m, EXEC_RACE_READ);
-    if (in->space == PTX_SPACE_SHARED && sz == 4 && in->vec == 1 && in->d >= 0 && m && !(m & (m - 1))) {
-        /* one lane's 32-bit word of its block's shared memory (thread 0
-         * summing a block's values): exec_ld_fast's checks for it */
-        int l = __builtin_ctz(m);
-        uint64_t a = lane_addr(x, w, in, l), limit = x->shared_size;
-        if (!(a & 3) && a < limit && limit - a >= 4) {
-            exec_reg(w, in->d)[l] = load_val(w->blk->shared + a, 4, sgn);
-            return;
-        }
-    }
     if (exec_ld_fast(x, w, in, m))
         return;
     for (uint32_t r = m; r; r &= r - 1) {

@@ -283,14 +283,14 @@ bool exec_ld_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     Region rg;
     unsigned sz = in->size;
     uint8_t *row;
+    if (m && !(m & (m - 1))) /* one lane first: thread 0 summing a block's values */
+        return ld_one(x, w, in, m);
     if (in->d >= 0 && shared_row(x, w, in, m, &row)) {
         exec_vec_load32(exec_reg(w, in->d), row, in->sub);
         return true;
     }
     if (in->space == PTX_SPACE_PARAM && in->base < 0 && in->vec == 1 && in->d >= 0 && m && ld_param(x, w, in, m))
         return true;
-    if (m && !(m & (m - 1)))
-        return ld_one(x, w, in, m);
     if (affine_of(x, w, in, m, sz * in->vec, false, &o0, &step, &rg)) {
         int n = in->vec;
         if (n > 1 && m == FULL_MASK && step == sz * (unsigned)n && in->vd[0] >= 0 && in->vd[1] >= 0 &&

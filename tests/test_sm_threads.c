@@ -48,6 +48,21 @@ static void up_args(const Args *a, DevicePtr p[4], void *args[6])
         args[n++] = (void *)&a->ints[i];
 }
 
+/* a's buffers p read back into o->bytes, one after another, and freed. */
+static void down_all(const Args *a, const DevicePtr p[4], Outcome *o)
+{
+    for (int i = 0; i < a->nbuf; i++)
+        o->len += a->bytes[i];
+    o->bytes = malloc(o->len ? o->len : 1);
+    assert_non_null(o->bytes);
+    size_t at = 0;
+    for (int i = 0; i < a->nbuf; i++) {
+        down(o->bytes + at, p[i], a->bytes[i]);
+        at += a->bytes[i];
+        device_free(dev, p[i], NULL);
+    }
+}
+
 static Outcome launch_with(int threads, const char *kernel, unsigned grid, unsigned block, const Args *a,
                            uint64_t budget)
 {
@@ -67,16 +82,7 @@ static Outcome launch_with(int threads, const char *kernel, unsigned grid, unsig
     o.st = device_launch(m, kernel, &cfg, args, &o.stats, &o.fault, &err);
     if (o.st != SIM_OK && o.st != SIM_ERR_FAULT)
         fail_msg("%s: %s", kernel, err.msg);
-    for (int i = 0; i < a->nbuf; i++)
-        o.len += a->bytes[i];
-    o.bytes = malloc(o.len);
-    assert_non_null(o.bytes);
-    size_t at = 0;
-    for (int i = 0; i < a->nbuf; i++) {
-        down(o.bytes + at, p[i], a->bytes[i]);
-        at += a->bytes[i];
-        device_free(dev, p[i], &err);
-    }
+    down_all(a, p, &o);
     o.n_alog = device_atomic_log_count(dev);
     for (int i = 0; i < o.n_alog; i++)
         o.alog[i] = *device_atomic_log(dev, i);
@@ -431,16 +437,7 @@ static Outcome timed_with(DeviceModule *m, int threads, const Timed *t, bool def
     o.st = device_launch(m, t->kernel, &cfg, args, &o.stats, &o.fault, &err);
     if (o.st != SIM_OK)
         fail_msg("%s: %s %s", t->kernel, err.msg, o.fault.msg);
-    for (int i = 0; i < a->nbuf; i++)
-        o.len += a->bytes[i];
-    o.bytes = malloc(o.len ? o.len : 1);
-    assert_non_null(o.bytes);
-    size_t at = 0;
-    for (int i = 0; i < a->nbuf; i++) {
-        down(o.bytes + at, p[i], a->bytes[i]);
-        at += a->bytes[i];
-        device_free(dev, p[i], &err);
-    }
+    down_all(a, p, &o);
     device_set_threads(dev, 1);
     unsetenv("WARPSIM_TIMING_DEFER");
     return o;
