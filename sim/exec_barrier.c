@@ -58,7 +58,7 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
         uint32_t rel = w->barmask[id];
         if (rel && w->bar_skip) {
             int l = __builtin_ctz(rel);
-            const SimInst *bi = &x->prog->insts[w->pc[l] - 1];
+            const SimInst *bi = &x->insts[w->pc[l] - 1];
             exec_fault(x, w, bi, l, "barrier-divergence", 0,
                        "barrier %d was reached by lanes 0x%08x of warp %d, but its lanes 0x%08x "
                        "went past it without arriving (a __syncthreads() in a branch that only "
@@ -73,7 +73,7 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
                 int l = __builtin_ctz(r);
                 if (w->pc[l] != bpc) {
                     bpc = w->pc[l];
-                    bi = &x->prog->insts[bpc - 1];
+                    bi = &x->insts[bpc - 1];
                 }
                 if (bi->sub != 3)
                     continue;

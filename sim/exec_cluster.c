@@ -317,7 +317,7 @@ bool exec_cluster_stalled(Exec *x, Block *b)
         if (b->warps[wi].cwait)
             w = &b->warps[wi];
     int l = __builtin_ctz(w->cwait);
-    const SimInst *in = &x->prog->insts[w->pc[l] - 1];
+    const SimInst *in = &x->insts[w->pc[l] - 1];
     int held = -1;
     for (int r = 0; r < x->cl->size && held < 0; r++)
         for (int wi = 0; c->cta[r] && wi < x->nwarps && held < 0; wi++) {

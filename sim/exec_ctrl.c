@@ -89,7 +89,7 @@ static void ex_ret(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             continue;
         }
         int callpc = w->retpc[l * MAX_CALL_DEPTH + --w->callsp[l]];
-        const SimCall *sc = &p->calls[p->insts[callpc].aux];
+        const SimCall *sc = &p->calls[x->insts[callpc].aux];
         uint8_t *tp = w->blk->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
         for (int k = 0; k < sc->n_rets; k++)
             memmove(tp + sc->ret_dst[k], tp + sc->ret_src[k], (size_t)sc->ret_size[k]);
@@ -137,7 +137,7 @@ static void ex_call(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     SimProgram *p = x->prog;
     const SimCall *sc = &p->calls[in->aux];
-    int pc = (int)(in - p->insts);
+    int pc = (int)(in - x->insts);
     for (uint32_t r = m; r; r &= r - 1) {
         int l = __builtin_ctz(r);
         uint8_t *tp = w->blk->tparam + (uint64_t)exec_tid(w, l) * p->tparam_size;
@@ -259,13 +259,13 @@ static void ex_bar(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         uint32_t skip = 0;
         for (uint32_t r = w->present & ~w->exited & ~w->barwait & ~m; r; r &= r - 1) {
             int l = __builtin_ctz(r);
-            ExecFn fn = x->prog->insts[w->pc[l]].fn;
+            ExecFn fn = x->insts[w->pc[l]].fn;
             if (!((fn == ex_ret && w->callsp[l] == 0) || fn == ex_exit))
                 skip |= 1u << l;
         }
         w->bar_skip = (w->bar_skip | skip) & ~m;
     }
-    int32_t pc = (int32_t)(in - x->prog->insts);
+    int32_t pc = (int32_t)(in - x->insts);
     bar_count(b, pc, m);
     if (in->sub == 3) { /* bar.red: accumulate the predicate */
         uint32_t pv = in->ps >= 0 ? w->p[in->ps] : in->ps == -2 ? FULL_MASK : 0;
@@ -306,7 +306,7 @@ bool exec_bar_whole(Exec *x, Warp *w, const SimInst *in)
     st->thread_insts += (uint64_t)exec_popc(m);
     /* exec_issue: the warp's lanes take their own pcs; ex_bar: every live
      * lane is here (nothing skipped), arrives and waits one past it */
-    int32_t pc = (int32_t)(in - x->prog->insts);
+    int32_t pc = (int32_t)(in - x->insts);
     lanes_fill_pc(w->pc, m, pc + 1);
     w->conv = false;
     w->gok = false;

@@ -418,6 +418,60 @@ static bool calls_reach(const PtxModule *m, int from, int target, int depth, cha
     return false;
 }
 
+/* Where ptxas fuses a mul and an add of fn into one fma, so does the
+ * simulator (contract.h): per instruction, the mul fused into it.  NULL:
+ * out of memory (err says so). */
+static ContractFuse *fuse_plan(const PtxModule *m, const PtxFunc *fn, SimError *err)
+{
+    ContractFuse *fuse = malloc(sizeof *fuse * (size_t)(fn->n_insts ? fn->n_insts : 1));
+    if (!fuse)
+        sim_error_set(err, SIM_ERR_NOMEM, m->path, 0, 0, "out of memory");
+    else
+        contract_plan(fn, fuse);
+    return fuse;
+}
+
+/* Decode function f of p into out (its n_insts + 1 instructions: an
+ * implicit ret last), register r of it in slot (or predicate) slots[r]. */
+static SimStatus decode_func(SimProgram *p, int f, const int32_t *slots, const ContractFuse *fuse, SimInst *out,
+                             SimError *err)
+{
+    const PtxFunc *fn = &p->ptx->funcs[f];
+    DecodeCtx c = {.p = p, .m = p->ptx, .fi = f, .f = fn, .slot = slots, .fuse = fuse, .err = err};
+    int base = p->funcs[f].entry_pc;
+    for (int i = 0; i < fn->n_insts; i++) {
+        c.pi = &fn->insts[i];
+        c.in = &out[i];
+        if (decode_inst(&c)) {
+            if (err->status != SIM_ERR_UNSUPPORTED || mark_unsupported(&c))
+                return err->status;
+            continue;
+        }
+        if (c.in->flow == SIM_FLOW_BRANCH && c.in->target >= 0 && c.in->aux == 0)
+            c.in->target += base; /* labels are function-relative */
+    }
+    /* implicit "ret" after the last instruction */
+    static const PtxInst ret_inst = {.opcode = "ret", .guard = -1, .loc = -1};
+    PtxInst tmp = ret_inst;
+    tmp.ptx_line = fn->n_insts ? fn->insts[fn->n_insts - 1].ptx_line : fn->line;
+    c.pi = &tmp;
+    c.in = &out[fn->n_insts];
+    if (decode_inst(&c))
+        return err->status;
+    plan_straight(out, fn->n_insts + 1);
+    return SIM_OK;
+}
+
+SimStatus exec_decode_func(SimProgram *p, int f, const int32_t *slots, SimInst *out, SimError *err)
+{
+    ContractFuse *fuse = fuse_plan(p->ptx, &p->ptx->funcs[f], err);
+    if (!fuse)
+        return err->status;
+    SimStatus st = decode_func(p, f, slots, fuse, out, err);
+    free(fuse);
+    return st;
+}
+
 SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err_out)
 {
     SimError local_err;
@@ -499,37 +553,11 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err_out)
             }
             sfi->frame_bytes = (uint32_t)(fb > EXEC_STACK_BYTES ? EXEC_STACK_BYTES + 1 : fb);
         }
-        /* where ptxas fuses a mul and an add into one fma, so does the
-         * simulator (contract.h) */
         free(fuse);
-        fuse = malloc(sizeof *fuse * (size_t)(fn->n_insts ? fn->n_insts : 1));
-        if (!fuse) {
-            sim_error_set(err, SIM_ERR_NOMEM, ptx->path, 0, 0, "out of memory");
+        if (!(fuse = fuse_plan(ptx, fn, err)))
             goto fail;
-        }
-        contract_plan(fn, fuse);
-        DecodeCtx c = {.p = p, .m = ptx, .fi = f, .f = fn, .slot = slots, .fuse = fuse, .err = err};
-        int base = p->funcs[f].entry_pc;
-        for (int i = 0; i < fn->n_insts; i++) {
-            c.pi = &fn->insts[i];
-            c.in = &p->insts[base + i];
-            if (decode_inst(&c)) {
-                if (err->status != SIM_ERR_UNSUPPORTED || mark_unsupported(&c))
-                    goto fail;
-                continue;
-            }
-            if (c.in->flow == SIM_FLOW_BRANCH && c.in->target >= 0 && c.in->aux == 0)
-                c.in->target += base; /* labels are function-relative */
-        }
-        /* implicit "ret" after the last instruction */
-        static const PtxInst ret_inst = {.opcode = "ret", .guard = -1, .loc = -1};
-        PtxInst tmp = ret_inst;
-        tmp.ptx_line = fn->n_insts ? fn->insts[fn->n_insts - 1].ptx_line : fn->line;
-        c.pi = &tmp;
-        c.in = &p->insts[base + fn->n_insts];
-        if (decode_inst(&c))
+        if (decode_func(p, f, slots, fuse, &p->insts[p->funcs[f].entry_pc], err))
             goto fail;
-        plan_straight(&p->insts[base], fn->n_insts + 1);
         exec_regs_plan(p, f);
     }
     if (p->cap_konst == 0) { /* slot 0 exists even when no function has a body */
@@ -540,6 +568,7 @@ SimProgram *exec_decode(PtxModule *ptx, Memory *mem, SimError *err_out)
         sim_error_set(err, SIM_ERR_NOMEM, ptx->path, 0, 0, "out of memory");
         goto fail;
     }
+    exec_pack_plan(p);
     free(slots);
     free(fuse);
     sim_error_clear(err);
@@ -559,9 +588,11 @@ void exec_program_free(SimProgram *p)
         for (int f = 0; f < p->ptx->n_funcs; f++) {
             free(p->funcs[f].unsup);
             free(p->funcs[f].read_unset);
+            free(p->funcs[f].pack);
         }
     ptx_module_free(p->ptx);
     free(p->insts);
+    free(p->packed);
     free(p->funcs);
     free(p->konst);
     free(p->calls);

@@ -91,6 +91,10 @@ SimStatus dec_carry(DecodeCtx *c, PtxType t);
 SimStatus dec_intx(DecodeCtx *c);
 SimStatus dec_isspacep(DecodeCtx *c);
 SimStatus dec_video4(DecodeCtx *c);
+/* Decode function f of p again into out (its n_insts + 1 instructions),
+ * register r of it in slot (or predicate index) slots[r] (exec_decode.c,
+ * for exec_pack.c). */
+SimStatus exec_decode_func(SimProgram *p, int f, const int32_t *slots, SimInst *out, SimError *err);
 SimStatus dec_cache_ctl(DecodeCtx *c); /* exec_hint.c: createpolicy applypriority discard */
 /* exec_half.c: f16/f16x2/bf16/bf16x2 arithmetic of type t (its type
  * modifier already taken), and set/setp comparing halves (is_set: set with

@@ -2,7 +2,9 @@
  *
  * A loaded module is decoded once (exec_decode.c) into one flat array of
  * SimInst for all its functions, with every operand resolved to a register
- * slot, a constant slot or an address.  Registers are lane-contiguous:
+ * slot, a constant slot or an address (a second array, packed, puts
+ * registers that are never live together in one slot).  Registers are
+ * lane-contiguous:
  * slot k of a warp is r[k*32 .. k*32+31], one uint64_t per lane; predicates
  * are one 32-bit lane mask each.  Handlers run one instruction for the
  * lanes of a mask in tight loops.
@@ -13,8 +15,10 @@
  *             exec_half, exec_intx, exec_mem, exec_async, exec_ctrl,
  *             exec_warp, exec_hint, exec_tile) -> exec_operand.c, then
  *             exec_regs.c (which registers a lane may read before writing
- *             them: all a warp clears at its start); exec_check.c (can a
- *             kernel run) stands alone
+ *             them: all a warp clears at its start), then exec_pack.c
+ *             (registers whose lives never overlap share a slot:
+ *             SimProgram.packed, which decodes each function again through
+ *             exec_decode.c); exec_check.c (can a kernel run) stands alone
  *   a launch  exec_run.c (memory, registers, exec_launch) -> exec_sched.c
  *             (blocks on SMs, which warp issues; the timing model's picks)
  *             -> exec_issue.c (one instruction of a warp, a burst;
@@ -184,6 +188,8 @@ typedef struct {
                                 lane before that lane wrote it (exec_regs.c); NULL:
                                 any may be.  Only these are cleared when a warp
                                 starts in it (exec_run.c) */
+    int32_t *pack;           /* value register k's slot in SimProgram.packed
+                                (exec_pack.c); NULL: reg_base + k there too */
 } SimFuncInfo;
 
 /* A decoded module. */
@@ -191,6 +197,10 @@ typedef struct SimProgram {
     PtxModule *ptx;          /* owned */
     SimInst *insts;
     int n_insts;
+    SimInst *packed;         /* insts again with each function's registers packed
+                                into fewer slots (exec_pack.c): what a launch with
+                                no timing model, trace or stepper runs (Exec.insts);
+                                NULL: none could be packed */
     SimFuncInfo *funcs;      /* parallel to ptx->funcs */
     int n_regs;              /* register slots (incl. SLOT_COUNT specials first) */
     int n_preds;
@@ -361,6 +371,7 @@ void exec_arena_free(ExecArena *a);
 
 struct Exec {
     SimProgram *prog;
+    const SimInst *insts;     /* prog->insts, or prog->packed (exec_launch) */
     int fidx;                 /* the kernel */
     Memory *mem;
     const DeviceLaunch *cfg;
@@ -515,6 +526,18 @@ void exec_program_free(SimProgram *p);
 /* Fill p->funcs[f].read_unset from its decoded instructions (exec_regs.c);
  * out of memory, or control flow it cannot follow, leaves it NULL. */
 void exec_regs_plan(SimProgram *p, int f);
+/* Where a lane goes after instruction i of function f (both relative to
+ * its entry): up to 2 in out[], their count, or -1 when it cannot be
+ * followed (exec_regs.c: its control-flow graph, for exec_regs.c and
+ * exec_pack.c). */
+int exec_succs(const SimProgram *p, int f, int i, int out[2]);
+/* Pack each function's value registers into fewer slots where their lives
+ * never overlap: p->packed, p->funcs[f].pack (exec_pack.c).  Out of memory
+ * or anything it cannot follow leaves a function as named. */
+void exec_pack_plan(SimProgram *p);
+/* Whether launches may run p->packed: not when WARPSIM_PACK=0 (the named
+ * slots everywhere, for comparisons). */
+bool exec_pack_wanted(void);
 
 /* Limits checked at decode: bytes of kernel parameters (cuLaunchKernel's,
  * Volta and later), and of local memory per thread (.local frames plus the

@@ -95,7 +95,7 @@ static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
 {
     if (!w->gok || w->grun != w->run || w->yield_pc >= 0 || w->gmask == w->run || x->trace)
         return 0;
-    const SimInst *in = &x->prog->insts[w->gpc];
+    const SimInst *in = &x->insts[w->gpc];
     if (!in->plain || in->flow != SIM_FLOW_NEXT)
         return 0;
     uint32_t m = w->gmask;
@@ -127,7 +127,7 @@ static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
 /* exec_issue_burst's loop, k instructions issued already. */
 uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
 {
-    const SimInst *insts = x->prog->insts;
+    const SimInst *insts = x->insts;
     DeviceStats *st = x->stats;
     int alone = -1; /* exec_burst_goes_on's look, once a burst (1: the
                        block's shared accesses join straight runs) */
@@ -188,7 +188,7 @@ uint64_t exec_issue_burst_diverged(Exec *x, Warp *w, uint64_t max)
     int alone = -1;
     if (!k)
         k = exec_issue(x, w);
-    if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(x, w, x->prog->insts, &alone))))
+    if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(x, w, x->insts, &alone))))
         return k;
     return exec_burst_loop(x, w, k, max);
 }
@@ -210,7 +210,7 @@ static void group_keep(Warp *w, int32_t gpc, uint32_t m, int32_t above)
 
 bool exec_issue(Exec *x, Warp *w)
 {
-    const SimInst *insts = x->prog->insts;
+    const SimInst *insts = x->insts;
     DeviceStats *st = x->stats;
     int32_t pc, above = INT32_MIN; /* diverged: the other runnable lanes' lowest pc (INT32_MIN: not known) */
     uint32_t m;

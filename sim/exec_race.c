@@ -37,7 +37,7 @@ void exec_race_mem_async(Exec *x, Warp *w, const SimInst *in, uint32_t m, int op
 {
     const uint64_t *base = in->base >= 0 ? exec_src(x, w, in->base) : NULL;
     unsigned size = op == EXEC_RACE_ATOMIC || op == EXEC_RACE_ASYNC ? in->size : (unsigned)in->size * in->vec;
-    int32_t pc = (int32_t)(in - x->prog->insts);
+    int32_t pc = (int32_t)(in - x->insts);
     int rop = op == EXEC_RACE_READ ? RACE_READ : op == EXEC_RACE_ATOMIC ? RACE_ATOMIC : RACE_WRITE;
     for (uint32_t r = m; r; r &= r - 1) {
         int l = __builtin_ctz(r);
@@ -264,7 +264,7 @@ void exec_race_barrier_divergence(Exec *x, Block *b, int id, const Warp *w1, int
         return;
     for (int i = 0; i < *x->n_races; i++) /* once per barrier instruction */
         if (!strcmp(x->races[i].kind, "barrier-divergence") && x->races[i].second.ptx_line ==
-                                                                   x->prog->insts[pc1].ptx_line)
+                                                                   x->insts[pc1].ptx_line)
             return;
     DeviceRace *r = &x->races[(*x->n_races)++];
     memset(r, 0, sizeof *r);

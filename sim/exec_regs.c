@@ -55,18 +55,19 @@ static void defs_of(const Plan *pl, const SimInst *in, uint64_t *def)
             set_add(pl, def, in->vd[k]);
 }
 
-/* Where a lane goes after instruction i (function-relative): up to 2 in
- * out[], their count, or -1 when the analysis cannot follow it. */
-static int succs(const Plan *pl, const SimProgram *p, const PtxFunc *fn, int i, int out[2])
+int exec_succs(const SimProgram *p, int f, int i, int out[2])
 {
-    const SimInst *in = &p->insts[pl->base + i];
+    const SimFuncInfo *fi = &p->funcs[f];
+    const PtxFunc *fn = &p->ptx->funcs[f];
+    int base = fi->entry_pc, n = fi->end_pc - fi->entry_pc;
+    const SimInst *in = &p->insts[base + i];
     int k = 0;
     if (in->flow == SIM_FLOW_BRANCH) {
-        int t = in->target - pl->base;
-        if (t < 0 || t >= pl->n)
+        int t = in->target - base;
+        if (t < 0 || t >= n)
             return -1;
         out[k++] = t;
-        if (in->guard >= 0 && i + 1 < pl->n) /* lanes whose guard is false fall through */
+        if (in->guard >= 0 && i + 1 < n) /* lanes whose guard is false fall through */
             out[k++] = i + 1;
         return k;
     }
@@ -77,7 +78,7 @@ static int succs(const Plan *pl, const SimProgram *p, const PtxFunc *fn, int i, 
         if (!strcmp(op, "ret") || !strcmp(op, "exit"))
             return 0;
     }
-    if (i + 1 < pl->n)
+    if (i + 1 < n)
         out[k++] = i + 1;
     return k;
 }
@@ -87,7 +88,6 @@ static int succs(const Plan *pl, const SimProgram *p, const PtxFunc *fn, int i, 
 static bool plan(const SimProgram *p, int f, uint64_t *need)
 {
     const SimFuncInfo *fi = &p->funcs[f];
-    const PtxFunc *fn = &p->ptx->funcs[f];
     Plan pl = {.base = fi->entry_pc, .n = fi->end_pc - fi->entry_pc, .lo = fi->reg_base, .nv = fi->n_vals};
     pl.words = (pl.nv + 63) / 64;
     if (pl.n <= 0)
@@ -113,7 +113,7 @@ static bool plan(const SimProgram *p, int f, uint64_t *need)
         uint64_t *out = tmp;
         memcpy(out, in + (size_t)i * w, w * sizeof *out);
         defs_of(&pl, &p->insts[pl.base + i], out);
-        int s[2], ns = succs(&pl, p, fn, i, s);
+        int s[2], ns = exec_succs(p, f, i, s);
         if (ns < 0) {
             ok = false;
             break;

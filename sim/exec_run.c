@@ -52,7 +52,7 @@ static bool launch_reg_span(Exec *x)
         if (!seen[f])
             continue;
         for (int pc = p->funcs[f].entry_pc; pc < p->funcs[f].end_pc; pc++) {
-            const SimInst *in = &p->insts[pc];
+            const SimInst *in = &x->insts[pc];
             span_add(in->d, &sp); /* a predicate index here only widens it */
             span_add(in->d2, &sp);
             span_add(in->base, &sp);
@@ -77,8 +77,9 @@ static bool launch_reg_span(Exec *x)
         if (!seen[f])
             continue;
         bool all = f != x->fidx || !fi->read_unset || x->cfg->on_issue;
+        const int32_t *pack = x->insts == p->packed ? fi->pack : NULL;
         for (int k = 0; k < fi->n_vals; k++) {
-            int32_t s = fi->reg_base + k;
+            int32_t s = pack ? pack[k] : fi->reg_base + k;
             if (s >= sp.lo && s < sp.hi && (all || (fi->read_unset[k / 64] >> (k % 64) & 1)))
                 clear[s - sp.lo] = 1;
         }
@@ -450,6 +451,10 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
         fault = &dummy;
     memset(fault, 0, sizeof *fault);
     x.prog = prog;
+    /* registers packed (exec_pack.c) unless something looks at them by
+     * name: the timing model's scoreboard, a trace, a stepper */
+    x.insts = prog->packed && !cfg->timing && !opt->trace && !cfg->on_issue && exec_pack_wanted() ? prog->packed
+                                                                                                  : prog->insts;
     x.mem = mem;
     x.cfg = cfg;
     x.params = params;

@@ -211,7 +211,7 @@ static void block_stalled(Exec *x, Block *b)
             int id = w->barid[l];
             uint32_t need = b->bar[id].expected ? b->bar[id].expected
                                                 : (uint32_t)x->nthreads - b->exited_threads;
-            const SimInst *in = &x->prog->insts[w->pc[l] - 1];
+            const SimInst *in = &x->insts[w->pc[l] - 1];
             exec_fault(x, w, in, l, "deadlock", 0,
                        "barrier %d waits for %u threads but only %u arrived and no other "
                        "thread of the block can run (barrier divergence)", id, need, b->bar[id].arrived);
@@ -222,7 +222,7 @@ static void block_stalled(Exec *x, Block *b)
         Warp *w = &b->warps[wi];
         if (w->syncwait) {
             int l = __builtin_ctz(w->syncwait);
-            exec_fault(x, w, &x->prog->insts[w->pc[l]], l, "deadlock", 0,
+            exec_fault(x, w, &x->insts[w->pc[l]], l, "deadlock", 0,
                        "lanes 0x%08x of warp %d wait at a warp-synchronous instruction for lanes "
                        "0x%08x that will never arrive", w->syncwait, w->id, w->syncmask[l] & ~w->syncwait);
             return;
@@ -284,7 +284,7 @@ static Warp *pick(Exec *x, SimSM *sm, int q)
  * the result is the same as issuing them one per cycle. */
 static uint64_t burst(Exec *x, Warp *w)
 {
-    const SimInst *insts = x->prog->insts;
+    const SimInst *insts = x->insts;
     uint64_t k = 0;
     if (x->tm) { /* timing hook: one instruction, timed */
         timing_issue(x, w);

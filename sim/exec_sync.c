@@ -70,7 +70,7 @@ static void release(Exec *x, Warp *w, uint32_t g)
 /* Release every group of parked lanes whose whole mask has arrived. */
 static void try_release(Exec *x, Warp *w)
 {
-    const SimInst *insts = x->prog->insts;
+    const SimInst *insts = x->insts;
     for (uint32_t r = w->syncwait; r; r &= r - 1) {
         int l = __builtin_ctz(r);
         if (!(w->syncwait >> l & 1))
@@ -163,7 +163,7 @@ bool exec_sync_arrive(Exec *x, Warp *w, const SimInst *in, uint32_t em)
 
 void exec_sync_check(Exec *x, Warp *w)
 {
-    const SimInst *insts = x->prog->insts;
+    const SimInst *insts = x->insts;
     for (uint32_t r = w->syncwait; r; r &= r - 1) {
         int l = __builtin_ctz(r);
         const SimInst *in = &insts[w->pc[l]];

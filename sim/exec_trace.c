@@ -14,7 +14,7 @@
 static uint64_t clock_inst(const Exec *x) { return x->cycle; }
 static uint64_t clock_now(const Exec *x) { return x->cycle; }
 
-static uint32_t pc_of(const Exec *x, const SimInst *in) { return (uint32_t)(in - x->prog->insts); }
+static uint32_t pc_of(const Exec *x, const SimInst *in) { return (uint32_t)(in - x->insts); }
 
 static int level(const Exec *x) { return trace_writer_level(x->trace); }
 

@@ -227,7 +227,7 @@ static void gather(Exec *x, Warp *w, uint32_t g, int32_t s, uint64_t *out)
 
 void exec_collective(Exec *x, Warp *w, uint32_t g)
 {
-    const SimInst *insts = x->prog->insts;
+    const SimInst *insts = x->insts;
     const SimInst *in0 = &insts[w->pc[__builtin_ctz(g)]];
     uint64_t A[WARP] = {0}, B[WARP] = {0}, C[WARP] = {0}, R[WARP] = {0};
     uint32_t pv = 0;

@@ -141,7 +141,7 @@ bool view_tile_mark(const SimView *v, uint64_t block, int warp, int lane, int32_
     if (!w || pc < 0 || pc >= X(v)->prog->n_insts || lane < 0 || lane >= WARP)
         return false;
     TraceEvent e;
-    int op = exec_tile_mark_read(X(v), w, &X(v)->prog->insts[pc], lane, &e);
+    int op = exec_tile_mark_read(X(v), w, &X(v)->insts[pc], lane, &e);
     if (op < 0)
         return false;
     *begins = op != PTX_TILE_ELEM && op != PTX_TILE_END;
@@ -154,7 +154,7 @@ static int lane_func(const Exec *x, const Warp *w, int l)
 {
     int32_t pc = w->conv && (w->run >> l & 1) ? w->upc : w->pc[l];
     if (pc >= 0 && pc < x->prog->n_insts)
-        return x->prog->insts[pc].func;
+        return x->insts[pc].func;
     return x->fidx;
 }
 

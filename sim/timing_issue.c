@@ -92,7 +92,7 @@ void timing_issue(Exec *x, Warp *w)
     if (tw->hoist && w->conv) /* issued ahead of upc (pick chose it this cycle) */
         pc = tw->hoist - 1;
     tw->hoist = 0;
-    const SimInst *in = &x->prog->insts[pc];
+    const SimInst *in = &x->insts[pc];
     const TimingInst *ti = &tm->ii[pc];
     if (pc != tw->cached_pc)
         timing_scheduler_deps(tm, wi, tw, pc, smid);

@@ -28,6 +28,17 @@ static inline void outcome_free(Outcome *o)
         free(o->bufs[i]);
 }
 
+/* Whether the sweep can call entry: at most 64 parameters, none larger
+ * than 8 bytes (a struct passed by value is not). */
+static inline bool sweep_fits(DeviceModule *m, const char *entry)
+{
+    int np = device_kernel_nparams(m, entry);
+    for (int i = 0; i < np; i++)
+        if (device_kernel_param_size(m, entry, i) > 8)
+            return false;
+    return np >= 0 && np <= 64;
+}
+
 /* Buffers for every pointer parameter of entry, on the current device. */
 static inline void alloc_args(DeviceModule *m, const char *entry, DevicePtr *ptrs)
 {
@@ -48,10 +59,12 @@ static inline void free_args(DeviceModule *m, const char *entry, const DevicePtr
 }
 
 /* One launch of entry (grid blocks of 128 threads, 1 KB of dynamic shared
- * memory, a budget of 2 million warp instructions; timed or not) on
- * buffers ptrs (the same allocations for every run, so fault messages name
- * the same buffers), filled afresh.  Its seconds are zeroed. */
-static inline Outcome sweep_run(DeviceModule *m, const char *entry, const DevicePtr *ptrs, unsigned grid, bool timing)
+ * memory, a budget of 2 million warp instructions; timed or not; under
+ * DEVICE_SCHED_* schedule with seed) on buffers ptrs (the same allocations
+ * for every run, so fault messages name the same buffers), filled afresh.
+ * Its seconds are zeroed. */
+static inline Outcome sweep_run_sched(DeviceModule *m, const char *entry, const DevicePtr *ptrs, unsigned grid,
+                                      bool timing, int schedule, uint64_t seed)
 {
     Outcome o;
     memset(&o, 0, sizeof o);
@@ -76,7 +89,7 @@ static inline Outcome sweep_run(DeviceModule *m, const char *entry, const Device
     }
     free(init);
     DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {128, 1, 1}, .smem = 1024, .inst_budget = 2000000,
-                        .timing = timing};
+                        .timing = timing, .schedule = schedule, .seed = seed};
     o.st = device_launch(m, entry, &cfg, args, &o.stats, &o.fault, &err);
     o.stats.seconds = 0;
     o.printf_text = strdup(device_printf_output(dev));
@@ -86,6 +99,31 @@ static inline Outcome sweep_run(DeviceModule *m, const char *entry, const Device
             assert_int_equal(device_memcpy_dtoh(dev, o.bufs[o.nbufs++], ptrs[i], BUF, &err), SIM_OK);
         }
     return o;
+}
+
+/* Fail unless a and b (of the launch `what` names) agree in status,
+ * fault, printf text, every buffer and every statistic. */
+static inline void sweep_expect_same(const char *what, const Outcome *a, const Outcome *b)
+{
+    if (a->st != b->st || memcmp(&a->fault, &b->fault, sizeof a->fault))
+        fail_msg("%s: status or fault differ: '%s' against '%s'", what, a->fault.msg, b->fault.msg);
+    if (strcmp(a->printf_text, b->printf_text))
+        fail_msg("%s: printf output differs", what);
+    for (int i = 0; i < a->nbufs; i++)
+        if (memcmp(a->bufs[i], b->bufs[i], BUF))
+            fail_msg("%s: buffer %d differs", what, i);
+    if (memcmp(&a->stats, &b->stats, sizeof a->stats))
+        fail_msg("%s: statistics or timing differ: %llu against %llu cycles, %llu against %llu warp instructions, "
+                 "occupancy %.6f against %.6f", what, (unsigned long long)a->stats.cycles,
+                 (unsigned long long)b->stats.cycles, (unsigned long long)a->stats.warp_insts,
+                 (unsigned long long)b->stats.warp_insts, a->stats.timing.achieved_occupancy,
+                 b->stats.timing.achieved_occupancy);
+}
+
+/* sweep_run_sched under the default schedule. */
+static inline Outcome sweep_run(DeviceModule *m, const char *entry, const DevicePtr *ptrs, unsigned grid, bool timing)
+{
+    return sweep_run_sched(m, entry, ptrs, grid, timing, DEVICE_SCHED_ROUNDROBIN, 0);
 }
 
 /* The next .ptx file of d (opened on DIR_KERNELS) in path; false at the

@@ -217,19 +217,9 @@ static void test_every_kernel_times_the_same_with_answers_deferred(void **s)
                 Outcome now = run(ma, entry, pa, grids[g], false);
                 dev = deferred;
                 Outcome later = run(mb, entry, pb, grids[g], true);
-                if (now.st != later.st || memcmp(&now.fault, &later.fault, sizeof now.fault))
-                    fail_msg("%s %s grid %u: status or fault differ: '%s' against '%s'", path, entry, grids[g],
-                             now.fault.msg, later.fault.msg);
-                if (strcmp(now.printf_text, later.printf_text))
-                    fail_msg("%s %s grid %u: printf output differs", path, entry, grids[g]);
-                for (int b = 0; b < now.nbufs; b++)
-                    if (memcmp(now.bufs[b], later.bufs[b], BUF))
-                        fail_msg("%s %s grid %u: buffer %d differs", path, entry, grids[g], b);
-                if (memcmp(&now.stats, &later.stats, sizeof now.stats))
-                    fail_msg("%s %s grid %u: statistics or timing differ: %llu against %llu cycles, occupancy %.6f "
-                             "against %.6f", path, entry, grids[g], (unsigned long long)now.stats.cycles,
-                             (unsigned long long)later.stats.cycles, now.stats.timing.achieved_occupancy,
-                             later.stats.timing.achieved_occupancy);
+                char what[600];
+                snprintf(what, sizeof what, "%s %s grid %u", path, entry, grids[g]);
+                sweep_expect_same(what, &now, &later);
                 compared++;
                 outcome_free(&now);
                 outcome_free(&later);
