@@ -2,9 +2,10 @@
  * group that issues is the runnable lanes at the lowest PC; while every
  * runnable lane shares one PC the warp is "converged" and keeps a single PC
  * (the fast path).  Called by exec_issue.c, exec_sync.c and inspect.c;
- * calls no executor file. */
+ * calls only exec_vec.c (the lowest pc of a set of lanes). */
 #include "exec_int.h"
 #include "exec_lanes.h"
+#include "exec_vec.h"
 
 /* Write the common PC out to every runnable lane and leave the fast path. */
 void exec_warp_diverge(Warp *w)
@@ -43,22 +44,6 @@ void exec_warp_try_converge(Warp *w)
     w->upc = pc;
 }
 
-/* The lowest pc of lanes r (not 0) in vectorisable passes: one lane's,
- * then while some lane is lower, that one's (a warp's lanes are seldom at
- * more than two or three pcs). */
-static int32_t lowest_pc(const int32_t *p, uint32_t r)
-{
-    int32_t pc = p[__builtin_ctz(r)];
-    uint8_t lt[WARP];
-    for (;;) {
-        LANES_ALL({ lt[l] = p[l] < pc; });
-        uint32_t below = lanes_pack(lt) & r;
-        if (!below)
-            return pc;
-        pc = p[__builtin_ctz(below)];
-    }
-}
-
 int32_t exec_next_group_above(const Warp *w, uint32_t *mask, int32_t *above)
 {
     const int32_t *p = w->pc;
@@ -68,12 +53,9 @@ int32_t exec_next_group_above(const Warp *w, uint32_t *mask, int32_t *above)
         *above = INT32_MAX;
         return INT32_MAX;
     }
-    int32_t pc = lowest_pc(p, run);
-    uint8_t at[WARP];
-    LANES_ALL({ at[l] = p[l] == pc; });
-    *mask = lanes_pack(at) & run;
-    uint32_t rest = run & ~*mask;
-    *above = rest ? lowest_pc(p, rest) : INT32_MAX;
+    int32_t pc = exec_vec_lowest(p, run, mask);
+    uint32_t rest = run & ~*mask, at;
+    *above = rest ? exec_vec_lowest(p, rest, &at) : INT32_MAX;
     return pc;
 }
 

@@ -38,19 +38,6 @@
         }                                                               \
     } while (0)
 
-/* Pack 32 bytes of 0/1 into a lane mask, bit l = v[l]: each multiply
- * gathers the low bits of 8 bytes into its top byte. */
-static inline uint32_t lanes_pack(const uint8_t v[WARP])
-{
-    uint32_t r = 0;
-    for (int i = 0; i < WARP / 8; i++) {
-        uint64_t q;
-        memcpy(&q, v + 8 * i, 8);
-        r |= (uint32_t)((q * 0x0102040810204080ull) >> 56) << (8 * i);
-    }
-    return r;
-}
-
 /* Operands of a handler: d destination, a b c sources. */
 #define OPS_D   uint64_t *d = exec_reg(w, in->d) /* may equal a source: lane l reads, then writes, only lane l */
 #define OPS_A   const uint64_t *a = exec_src(x, w, in->s[0])

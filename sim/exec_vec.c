@@ -287,6 +287,53 @@ bool exec_vec_avx2(void)
     return use_avx2();
 }
 
+/* ---- the lowest pc of a set of lanes ----------------------------------------
+ * Lanes outside r read as INT32_MAX; the minimum of the four eight-lane
+ * vectors, folded to one lane, then the lanes equal to it. */
+#ifdef VEC_X86
+VEC_AVX2 static int32_t lowest_avx2(const int32_t *p, uint32_t r, uint32_t *at)
+{
+    const __m256i bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128), big = _mm256_set1_epi32(INT32_MAX);
+    __m256i v[4], mn = big;
+    for (int i = 0; i < 4; i++) {
+        __m256i on = _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32((int)(r >> (8 * i))), bit), bit);
+        v[i] = _mm256_blendv_epi8(big, _mm256_loadu_si256((const __m256i *)(const void *)(p + 8 * i)), on);
+        mn = _mm256_min_epi32(mn, v[i]);
+    }
+    __m128i h = _mm_min_epi32(_mm256_castsi256_si128(mn), _mm256_extracti128_si256(mn, 1));
+    h = _mm_min_epi32(h, _mm_shuffle_epi32(h, 0x4e));
+    h = _mm_min_epi32(h, _mm_shuffle_epi32(h, 0xb1));
+    int32_t pc = _mm_cvtsi128_si32(h);
+    __m256i want = _mm256_set1_epi32(pc);
+    uint32_t eq = 0;
+    for (int i = 0; i < 4; i++)
+        eq |= (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v[i], want))) << (8 * i);
+    *at = eq & r;
+    return pc;
+}
+#endif
+
+int32_t exec_vec_lowest(const int32_t *p, uint32_t r, uint32_t *at)
+{
+#ifdef VEC_X86
+    if (use_avx2())
+        return lowest_avx2(p, r, at);
+#endif
+    int32_t pc = INT32_MAX;
+    uint32_t m = 0;
+    for (uint32_t q = r; q; q &= q - 1) {
+        int l = __builtin_ctz(q);
+        if (p[l] < pc) {
+            pc = p[l];
+            m = 1u << l;
+        } else if (p[l] == pc) {
+            m |= 1u << l;
+        }
+    }
+    *at = m;
+    return pc;
+}
+
 bool exec_vec_affine(const uint64_t *b, uint64_t *step)
 {
     uint64_t st = b[1] - b[0];

@@ -48,5 +48,9 @@ void exec_vec_load32(uint64_t *d, const uint8_t *src, bool sgn);
 void exec_vec_store32(uint8_t *dst, const uint64_t *s);
 /* d[l] = a[l] & wm for each lane l of m (d may be a). */
 void exec_vec_and(uint64_t *d, const uint64_t *a, uint64_t wm, uint32_t m);
+/* The lowest of p[l] over the lanes l of r, and in *at the lanes of r
+ * holding it (r == 0: INT32_MAX and 0): a diverged warp's next group
+ * (exec_lanes.c).  AVX2 or plain C as exec_vec_affine. */
+int32_t exec_vec_lowest(const int32_t *p, uint32_t r, uint32_t *at);
 
 #endif

@@ -203,6 +203,36 @@ static void test_exec_vec_affine_finds_exactly_the_affine_lanes_on_both_paths(vo
     }
 }
 
+/* exec_vec_lowest on both paths against a plain scan: lanes at a few pcs
+ * (a diverged warp's groups) or many, any mask, the empty one too. */
+static void test_exec_vec_lowest_finds_the_lowest_group_on_both_paths(void **state)
+{
+    (void)state;
+    int32_t p[WARP];
+    for (int t = 0; t < 4000; t++) {
+        uint32_t r = t % 50 == 0 ? 0 : rnd_mask(t);
+        int spread = t % 4 == 0 ? 1 << 30 : 1 + t % 5;
+        for (int l = 0; l < WARP; l++)
+            p[l] = (int32_t)(rnd64() % (uint64_t)spread) - (t % 7 == 0 ? spread / 2 : 0);
+        int32_t want = INT32_MAX;
+        uint32_t want_at = 0;
+        for (int l = 0; l < WARP; l++)
+            if (r >> l & 1)
+                want = p[l] < want ? p[l] : want;
+        for (int l = 0; l < WARP; l++)
+            if ((r >> l & 1) && p[l] == want)
+                want_at |= 1u << l;
+        for (int mode = -1; mode <= 0; mode++) {
+            uint32_t at = 0xdeadbeef;
+            exec_vec_test_mode(mode);
+            int32_t got = exec_vec_lowest(p, r, &at);
+            exec_vec_test_mode(-1);
+            assert_int_equal(got, want);
+            assert_int_equal(at, want_at);
+        }
+    }
+}
+
 /* exec_vec_fill, _and, _load32 and _store32 on both paths against plain
  * loops, at unaligned addresses and with random masks; bytes around the
  * stored ones and lanes outside the mask keep their values. */
@@ -256,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_exec_vec_handlers_match_plain_ones_on_random_registers_and_masks),
         cmocka_unit_test(test_exec_vec_affine_finds_exactly_the_affine_lanes_on_both_paths),
         cmocka_unit_test(test_exec_vec_copies_match_plain_loops_on_both_paths),
+        cmocka_unit_test(test_exec_vec_lowest_finds_the_lowest_group_on_both_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
