@@ -37,10 +37,14 @@
 
 /* A slot no real slot reaches: the probe decode's value registers. */
 #define PROBE (1 << 28)
-/* Bounds on the work: registers of a function, and liveness words
- * (instructions x registers / 64). */
+/* Bounds on the work, so that no module makes a load slow: registers of a
+ * function, liveness words (instructions x registers / 64), and liveness
+ * words the passes of all of a module's functions may visit (a pass
+ * visits every instruction of its function; control flow running against
+ * the instructions' order can take one pass a branch). */
 #define PACK_MAX_VALS 8192
-#define PACK_MAX_WORDS (1u << 22)
+#define PACK_MAX_WORDS (1u << 21)
+#define PACK_MAX_WORK (1ull << 22)
 
 /* The fields of a SimInst that may hold a value register's slot. */
 enum { NFIELD = 12 };
@@ -110,12 +114,16 @@ static bool read_fields(const SimProgram *p, int f, SimInst *probe, Pack *pk)
 }
 
 /* Backward liveness to a fixed point: live[i] = uses(i) + (live after i -
- * kills(i)).  false: control flow it cannot follow. */
-static bool liveness(const SimProgram *p, int f, const SimInst *probe, Pack *pk, uint64_t *out)
+ * kills(i)).  false: control flow it cannot follow, or more passes than
+ * *work (words left to visit, less those visited) allows. */
+static bool liveness(const SimProgram *p, int f, const SimInst *probe, Pack *pk, uint64_t *out, uint64_t *work)
 {
     size_t w = (size_t)pk->words;
     for (bool changed = true; changed;) {
         changed = false;
+        if (*work < (uint64_t)pk->n * w)
+            return false;
+        *work -= (uint64_t)pk->n * w;
         for (int i = pk->n - 1; i >= 0; i--) {
             int s[2], ns = exec_succs(p, f, i, s);
             if (ns < 0)
@@ -222,8 +230,9 @@ static bool packed_agrees(const SimProgram *p, int f, const SimInst *packed, con
     return true;
 }
 
-/* Pack function f into p->packed.  false: it stays as named there. */
-static bool pack_func(SimProgram *p, int f, int32_t *slots)
+/* Pack function f into p->packed, *work as liveness's.  false: it stays
+ * as named there. */
+static bool pack_func(SimProgram *p, int f, int32_t *slots, uint64_t *work)
 {
     SimFuncInfo *fi = &p->funcs[f];
     const PtxFunc *fn = &p->ptx->funcs[f];
@@ -250,7 +259,7 @@ static bool pack_func(SimProgram *p, int f, int32_t *slots)
     for (int r = 0; ok && r < fn->n_regs; r++)
         slots[r] = fn->regs[r].type == PTX_T_PRED ? fi->pred_base + npred++ : PROBE + fi->reg_base + nval++;
     ok = ok && !exec_decode_func(p, f, slots, probe, &err) && read_fields(p, f, probe, &pk) &&
-         liveness(p, f, probe, &pk, out);
+         liveness(p, f, probe, &pk, out, work);
     if (ok) {
         int named = 0;
         for (int x = 0; x < pk.nv; x++) {
@@ -304,10 +313,11 @@ void exec_pack_plan(SimProgram *p)
     int32_t *slots = malloc(((size_t)maxregs + 1) * sizeof *slots);
     p->packed = malloc(((size_t)p->n_insts + 1) * sizeof *p->packed);
     bool any = false;
+    uint64_t work = PACK_MAX_WORK;
     if (slots && p->packed) {
         memcpy(p->packed, p->insts, ((size_t)p->n_insts + 1) * sizeof *p->packed);
         for (int f = 0; f < m->n_funcs; f++)
-            any |= pack_func(p, f, slots);
+            any |= pack_func(p, f, slots, &work);
     }
     if (!any) {
         free(p->packed);

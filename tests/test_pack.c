@@ -5,8 +5,8 @@
  * under each schedule; lanes of one warp on two paths whose temporaries
  * share slots keep their own values while the paths interleave; a register
  * read before it is written still reads 0; the stepper still reads a
- * register after its last use; a function too large to analyse runs as
- * named. */
+ * register after its last use; a function too large to analyse, or whose
+ * liveness would take too many passes, runs as named. */
 #include <dirent.h>
 
 #include "harness.h"
@@ -338,6 +338,46 @@ static void test_a_function_too_large_to_pack_runs_as_named(void **s)
         assert_int_equal(got[l], l + add);
 }
 
+/* Blocks laid out against their order (each jumps to the one before it in
+ * the text), a register live through all of them: liveness would take one
+ * pass a block.  Past the module's bound the function stays as named, and
+ * runs right. */
+static void test_liveness_that_would_take_a_pass_a_block_stops_at_its_bound(void **s)
+{
+    (void)s;
+    enum { N = 20000 };
+    size_t cap = (size_t)N * 32 + 4096, len = 0;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    len += (size_t)snprintf(t + len, cap - len,
+                            ".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry chain(.param .u64 out)\n{\n  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<4>;\n"
+                            "  ld.param.u64 %%rd1, [out];\n  mov.u32 %%r1, %%tid.x;\n  bra B0;\n");
+    len += (size_t)snprintf(t + len, cap - len,
+                            "B%d:\n  add.u32 %%r2, %%r1, 5;\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
+                            "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r2;\n  ret;\n", N);
+    for (int k = N - 1; k >= 0; k--)
+        len += (size_t)snprintf(t + len, cap - len, "B%d:\n  bra B%d;\n", k, k + 1);
+    len += (size_t)snprintf(t + len, cap - len, "}\n");
+    SimError err;
+    Memory *mem = mem_new();
+    SimProgram *p = exec_decode(ptx_parse_module("chain.ptx", t, len, &err), mem, &err);
+    assert_non_null(p);
+    assert_null(p->funcs[0].pack);
+    exec_program_free(p);
+    mem_free_all(mem);
+    DeviceModule *m = load_text("chain.ptx", t);
+    free(t);
+    DevicePtr out = dalloc(32 * 4);
+    void *args[] = {&out};
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+    assert_int_equal(device_launch(m, "chain", &cfg, args, NULL, NULL, &err), SIM_OK);
+    uint32_t got[32];
+    down(got, out, sizeof got);
+    for (uint32_t l = 0; l < 32; l++)
+        assert_int_equal(got[l], l + 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -352,6 +392,8 @@ int main(void)
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_a_function_too_large_to_pack_runs_as_named, harness_setup_sim,
                                         harness_teardown),
+        cmocka_unit_test_setup_teardown(test_liveness_that_would_take_a_pass_a_block_stops_at_its_bound,
+                                        harness_setup_sim, harness_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
