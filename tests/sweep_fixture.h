@@ -126,6 +126,20 @@ static inline Outcome sweep_run(DeviceModule *m, const char *entry, const Device
     return sweep_run_sched(m, entry, ptrs, grid, timing, DEVICE_SCHED_ROUNDROBIN, 0);
 }
 
+/* sweep_run_sched with the switch var (WARPSIM_PACK, WARPSIM_TIMING_DEFER)
+ * at its default (on) or at 0 (off), unset again after. */
+static inline Outcome sweep_run_switch(const char *var, bool on, DeviceModule *m, const char *entry,
+                                       const DevicePtr *ptrs, unsigned grid, bool timing, int schedule, uint64_t seed)
+{
+    if (on)
+        unsetenv(var);
+    else
+        setenv(var, "0", 1);
+    Outcome o = sweep_run_sched(m, entry, ptrs, grid, timing, schedule, seed);
+    unsetenv(var);
+    return o;
+}
+
 /* The next .ptx file of d (opened on DIR_KERNELS) in path; false at the
  * end. */
 static inline bool sweep_next_ptx(DIR *d, char path[512])

@@ -41,6 +41,19 @@ static int slots_named(const SimProgram *p, const SimInst *insts, const char *na
     return n;
 }
 
+static SimProgram *decode_text(const char *name, const char *text, size_t n, Memory **mem)
+{
+    SimError err;
+    PtxModule *m = ptx_parse_module(name, text, n, &err);
+    if (!m)
+        fail_msg("%s: %s", name, err.msg);
+    *mem = mem_new();
+    SimProgram *p = exec_decode(m, *mem, &err);
+    if (!p)
+        fail_msg("%s: %s", name, err.msg);
+    return p;
+}
+
 static SimProgram *decode_file(const char *path, Memory **mem)
 {
     char msg[256];
@@ -48,16 +61,31 @@ static SimProgram *decode_file(const char *path, Memory **mem)
     char *text = source_read_file(path, &n, msg, sizeof msg);
     if (!text)
         fail_msg("%s (run the tests from the repository root)", msg);
-    SimError err;
-    PtxModule *m = ptx_parse_module(path, text, n, &err);
+    SimProgram *p = decode_text(path, text, n, mem);
     free(text);
-    if (!m)
-        fail_msg("%s: %s", path, err.msg);
-    *mem = mem_new();
-    SimProgram *p = exec_decode(m, *mem, &err);
-    if (!p)
-        fail_msg("%s: %s", path, err.msg);
     return p;
+}
+
+/* A one-kernel module (text, len bytes) whose kernel `entry` writes
+ * out[tid] = tid + add for 32 threads: decoded, its kernel stays as named
+ * (no packing), and launched, it writes that. */
+static void expect_named_and_right(const char *name, const char *entry, const char *text, size_t len, uint32_t add)
+{
+    Memory *mem;
+    SimProgram *p = decode_text(name, text, len, &mem);
+    assert_null(p->funcs[0].pack);
+    exec_program_free(p);
+    mem_free_all(mem);
+    DeviceModule *m = load_text(name, text);
+    DevicePtr out = dalloc(32 * 4);
+    void *args[] = {&out};
+    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+    SimError err;
+    assert_int_equal(device_launch(m, entry, &cfg, args, NULL, NULL, &err), SIM_OK);
+    uint32_t got[32];
+    down(got, out, sizeof got);
+    for (uint32_t l = 0; l < 32; l++)
+        assert_int_equal(got[l], l + add);
 }
 
 static void test_the_reductions_registers_fit_a_quarter_of_the_slots(void **s)
@@ -99,18 +127,6 @@ static int sweep_files(char (*paths)[512], int cap)
     return n;
 }
 
-static Outcome run(DeviceModule *m, const char *entry, const DevicePtr *ptrs, unsigned grid, bool packed,
-                   int schedule)
-{
-    if (packed)
-        unsetenv("WARPSIM_PACK");
-    else
-        setenv("WARPSIM_PACK", "0", 1);
-    Outcome o = sweep_run_sched(m, entry, ptrs, grid, false, schedule, 7);
-    unsetenv("WARPSIM_PACK");
-    return o;
-}
-
 /* Each way on its own device, the same launches in the same order on
  * both, so that the device heaps evolve alike. */
 static void test_every_kernel_runs_the_same_packed_and_named(void **s)
@@ -142,9 +158,11 @@ static void test_every_kernel_runs_the_same_packed_and_named(void **s)
             alloc_args(mb, entry, pb);
             for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
                 dev = named;
-                Outcome a = run(ma, entry, pa, runs[r].grid, false, runs[r].schedule);
+                Outcome a = sweep_run_switch("WARPSIM_PACK", false, ma, entry, pa, runs[r].grid, false,
+                                             runs[r].schedule, 7);
                 dev = packed;
-                Outcome b = run(mb, entry, pb, runs[r].grid, true, runs[r].schedule);
+                Outcome b = sweep_run_switch("WARPSIM_PACK", true, mb, entry, pb, runs[r].grid, false,
+                                             runs[r].schedule, 7);
                 char what[700];
                 snprintf(what, sizeof what, "%.400s %.200s grid %u schedule %d", paths[i], entry, runs[r].grid,
                          runs[r].schedule);
@@ -206,9 +224,7 @@ static void test_two_paths_of_a_warp_keep_their_own_registers(void **s)
     DeviceModule *m = load_text("two_paths.ptx", two_paths);
     Memory *mem;
     SimError err;
-    SimProgram *p = exec_decode(ptx_parse_module("two_paths.ptx", two_paths, strlen(two_paths), &err),
-                                mem = mem_new(), &err);
-    assert_non_null(p);
+    SimProgram *p = decode_text("two_paths.ptx", two_paths, strlen(two_paths), &mem);
     assert_non_null(p->packed);
     int named = slots_named(p, p->insts, "two_paths"), packed = slots_named(p, p->packed, "two_paths");
     assert_true(packed < named); /* the two paths' temporaries share slots */
@@ -299,43 +315,39 @@ static void test_the_stepper_reads_a_register_after_its_last_use(void **s)
     assert_int_equal(a.r4, 200);
 }
 
+/* A new text of cap bytes opening kernel `entry(out)` with declarations
+ * decls and %rd1 = out; *len its length so far. */
+static char *kernel_head(size_t cap, size_t *len, const char *entry, const char *decls)
+{
+    char *t = malloc(cap);
+    assert_non_null(t);
+    *len = (size_t)snprintf(t, cap,
+                            ".version 8.0\n.target sm_90\n.address_size 64\n"
+                            ".visible .entry %s(.param .u64 out)\n{\n%s  ld.param.u64 %%rd1, [out];\n", entry, decls);
+    return t;
+}
+
 /* A kernel with more value registers than the analysis takes runs as
  * named, and right. */
 static void test_a_function_too_large_to_pack_runs_as_named(void **s)
 {
     (void)s;
     enum { R = 9000 };
-    size_t cap = (size_t)R * 48 + 4096, len = 0;
-    char *t = malloc(cap);
-    assert_non_null(t);
-    len += (size_t)snprintf(t + len, cap - len,
-                            ".version 8.0\n.target sm_90\n.address_size 64\n"
-                            ".visible .entry wide(.param .u64 out)\n{\n  .reg .b32 %%r<%d>;\n  .reg .b64 %%rd<4>;\n"
-                            "  ld.param.u64 %%rd1, [out];\n  mov.u32 %%r0, %%tid.x;\n", R + 1);
+    size_t cap = (size_t)R * 48 + 4096, len;
+    char decls[64];
+    snprintf(decls, sizeof decls, "  .reg .b32 %%r<%d>;\n  .reg .b64 %%rd<4>;\n", R + 1);
+    char *t = kernel_head(cap, &len, "wide", decls);
+    len += (size_t)snprintf(t + len, cap - len, "  mov.u32 %%r0, %%tid.x;\n");
     for (int i = 1; i <= R; i++)
         len += (size_t)snprintf(t + len, cap - len, "  add.u32 %%r%d, %%r%d, %d;\n", i, i - 1, i % 7);
     len += (size_t)snprintf(t + len, cap - len,
                             "  mov.u32 %%r0, %%tid.x;\n  mul.wide.u32 %%rd2, %%r0, 4;\n  add.s64 %%rd3, %%rd1, %%rd2;\n"
                             "  st.global.u32 [%%rd3], %%r%d;\n  ret;\n}\n", R);
-    SimError err;
-    Memory *mem = mem_new();
-    SimProgram *p = exec_decode(ptx_parse_module("wide.ptx", t, len, &err), mem, &err);
-    assert_non_null(p);
-    assert_null(p->funcs[0].pack);
-    exec_program_free(p);
-    mem_free_all(mem);
-    DeviceModule *m = load_text("wide.ptx", t);
-    free(t);
-    DevicePtr out = dalloc(32 * 4);
-    void *args[] = {&out};
-    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
-    assert_int_equal(device_launch(m, "wide", &cfg, args, NULL, NULL, &err), SIM_OK);
-    uint32_t got[32], add = 0;
+    uint32_t add = 0;
     for (int i = 1; i <= R; i++)
         add += (uint32_t)(i % 7);
-    down(got, out, sizeof got);
-    for (uint32_t l = 0; l < 32; l++)
-        assert_int_equal(got[l], l + add);
+    expect_named_and_right("wide.ptx", "wide", t, len, add);
+    free(t);
 }
 
 /* Blocks laid out against their order (each jumps to the one before it in
@@ -346,36 +358,17 @@ static void test_liveness_that_would_take_a_pass_a_block_stops_at_its_bound(void
 {
     (void)s;
     enum { N = 20000 };
-    size_t cap = (size_t)N * 32 + 4096, len = 0;
-    char *t = malloc(cap);
-    assert_non_null(t);
-    len += (size_t)snprintf(t + len, cap - len,
-                            ".version 8.0\n.target sm_90\n.address_size 64\n"
-                            ".visible .entry chain(.param .u64 out)\n{\n  .reg .b32 %%r<4>;\n  .reg .b64 %%rd<4>;\n"
-                            "  ld.param.u64 %%rd1, [out];\n  mov.u32 %%r1, %%tid.x;\n  bra B0;\n");
+    size_t cap = (size_t)N * 32 + 4096, len;
+    char *t = kernel_head(cap, &len, "chain", "  .reg .b32 %r<4>;\n  .reg .b64 %rd<4>;\n");
+    len += (size_t)snprintf(t + len, cap - len, "  mov.u32 %%r1, %%tid.x;\n  bra B0;\n");
     len += (size_t)snprintf(t + len, cap - len,
                             "B%d:\n  add.u32 %%r2, %%r1, 5;\n  mul.wide.u32 %%rd2, %%r1, 4;\n"
                             "  add.s64 %%rd3, %%rd1, %%rd2;\n  st.global.u32 [%%rd3], %%r2;\n  ret;\n", N);
     for (int k = N - 1; k >= 0; k--)
         len += (size_t)snprintf(t + len, cap - len, "B%d:\n  bra B%d;\n", k, k + 1);
     len += (size_t)snprintf(t + len, cap - len, "}\n");
-    SimError err;
-    Memory *mem = mem_new();
-    SimProgram *p = exec_decode(ptx_parse_module("chain.ptx", t, len, &err), mem, &err);
-    assert_non_null(p);
-    assert_null(p->funcs[0].pack);
-    exec_program_free(p);
-    mem_free_all(mem);
-    DeviceModule *m = load_text("chain.ptx", t);
+    expect_named_and_right("chain.ptx", "chain", t, len, 5);
     free(t);
-    DevicePtr out = dalloc(32 * 4);
-    void *args[] = {&out};
-    DeviceLaunch cfg = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
-    assert_int_equal(device_launch(m, "chain", &cfg, args, NULL, NULL, &err), SIM_OK);
-    uint32_t got[32];
-    down(got, out, sizeof got);
-    for (uint32_t l = 0; l < 32; l++)
-        assert_int_equal(got[l], l + 5);
 }
 
 int main(void)

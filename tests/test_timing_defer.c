@@ -169,19 +169,6 @@ static void test_an_answer_due_inside_its_round_is_caught(void **s)
     timing_model_free(tm);
 }
 
-/* One timed launch of entry on buffers ptrs (sweep_run); defer false: the
- * model answering at once. */
-static Outcome run(DeviceModule *m, const char *entry, const DevicePtr *ptrs, unsigned grid, bool defer)
-{
-    if (defer)
-        unsetenv("WARPSIM_TIMING_DEFER");
-    else
-        setenv("WARPSIM_TIMING_DEFER", "0", 1);
-    Outcome o = sweep_run(m, entry, ptrs, grid, true);
-    unsetenv("WARPSIM_TIMING_DEFER");
-    return o;
-}
-
 /* Each way on its own device, the same launches in the same order on
  * both: the device heap (malloc in a kernel) and the allocations evolve
  * alike. */
@@ -214,9 +201,11 @@ static void test_every_kernel_times_the_same_with_answers_deferred(void **s)
             static const unsigned grids[2] = {4, 300};
             for (int g = 0; g < 2; g++) {
                 dev = at_once;
-                Outcome now = run(ma, entry, pa, grids[g], false);
+                Outcome now = sweep_run_switch("WARPSIM_TIMING_DEFER", false, ma, entry, pa, grids[g], true,
+                                               DEVICE_SCHED_ROUNDROBIN, 0);
                 dev = deferred;
-                Outcome later = run(mb, entry, pb, grids[g], true);
+                Outcome later = sweep_run_switch("WARPSIM_TIMING_DEFER", true, mb, entry, pb, grids[g], true,
+                                                 DEVICE_SCHED_ROUNDROBIN, 0);
                 char what[600];
                 snprintf(what, sizeof what, "%s %s grid %u", path, entry, grids[g]);
                 sweep_expect_same(what, &now, &later);
