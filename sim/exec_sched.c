@@ -66,6 +66,16 @@ static void sm_ready(SimSM *sm)
             sm->ready[i & 3] |= 1ull << (i >> 2);
 }
 
+/* Whether some warp of block b has runnable lanes, from sm's ready masks
+ * (kept up to date on the round-robin path, sm->rr). */
+static inline bool block_runs(const Exec *x, const SimSM *sm, const Block *b)
+{
+    for (int wi = 0, i = b->wl; wi < x->nwarps; wi++, i++)
+        if (sm->ready[i & 3] >> (i >> 2) & 1)
+            return true;
+    return false;
+}
+
 static void block_ready(Exec *x, SimSM *sm, const Block *b)
 {
     for (int wi = 0, i = b->wl; wi < x->nwarps; wi++, i++) {
@@ -392,7 +402,8 @@ static bool sm_cycle_rr(Exec *x, SimSM *sm)
             b->busy_until = busy;
         issued = true;
         if (!w->run) {
-            stalled[nstalled++] = b;
+            if (!block_runs(x, sm, b)) /* (else sm_cycle_end would find a warp of it running) */
+                stalled[nstalled++] = b;
             if (x->trace)
                 exec_trace_span(x, w);
         }
