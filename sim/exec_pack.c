@@ -75,6 +75,8 @@ typedef struct {
     uint8_t *own;             /* [x]: keeps a slot of its own */
     uint8_t *ref;             /* [x]: some instruction names it */
     int32_t *color;           /* [x]: its packed slot - reg_base, -1 unnamed */
+    int32_t *succ;            /* [2 * i], [2 * i + 1]: where a lane goes after
+                                 instruction i (exec_succs), -1 none */
 } Pack;
 
 static void bit_set(uint64_t *set, int x)
@@ -113,10 +115,35 @@ static bool read_fields(const SimProgram *p, int f, SimInst *probe, Pack *pk)
     return true;
 }
 
+/* The function's control-flow graph into pk->succ.  false: control flow
+ * exec_succs cannot follow. */
+static bool graph(const SimProgram *p, int f, Pack *pk)
+{
+    for (int i = 0; i < pk->n; i++) {
+        int s[2], ns = exec_succs(p, f, i, s);
+        if (ns < 0)
+            return false;
+        pk->succ[2 * i] = ns > 0 ? s[0] : -1;
+        pk->succ[2 * i + 1] = ns > 1 ? s[1] : -1;
+    }
+    return true;
+}
+
+/* What is live after instruction i, into out: its successors' live sets. */
+static void live_after(const Pack *pk, int i, uint64_t *out)
+{
+    size_t w = (size_t)pk->words;
+    memset(out, 0, w * sizeof *out);
+    for (int j = 0; j < 2; j++)
+        if (pk->succ[2 * i + j] >= 0)
+            for (size_t q = 0; q < w; q++)
+                out[q] |= pk->live[(size_t)pk->succ[2 * i + j] * w + q];
+}
+
 /* Backward liveness to a fixed point: live[i] = uses(i) + (live after i -
- * kills(i)).  false: control flow it cannot follow, or more passes than
- * *work (words left to visit, less those visited) allows. */
-static bool liveness(const SimProgram *p, int f, const SimInst *probe, Pack *pk, uint64_t *out, uint64_t *work)
+ * kills(i)).  false: more passes than *work (words left to visit, less
+ * those visited) allows. */
+static bool liveness(const SimInst *probe, Pack *pk, uint64_t *out, uint64_t *work)
 {
     size_t w = (size_t)pk->words;
     for (bool changed = true; changed;) {
@@ -125,13 +152,7 @@ static bool liveness(const SimProgram *p, int f, const SimInst *probe, Pack *pk,
             return false;
         *work -= (uint64_t)pk->n * w;
         for (int i = pk->n - 1; i >= 0; i--) {
-            int s[2], ns = exec_succs(p, f, i, s);
-            if (ns < 0)
-                return false;
-            memset(out, 0, w * sizeof *out);
-            for (int j = 0; j < ns; j++)
-                for (size_t q = 0; q < w; q++)
-                    out[q] |= pk->live[(size_t)s[j] * w + q];
+            live_after(pk, i, out);
             for (int k = 0; k < NFIELD; k++) {
                 int x = pk->reg[i * NFIELD + k];
                 if (x >= 0 && field_kills(&probe[i], k))
@@ -154,15 +175,11 @@ static bool liveness(const SimProgram *p, int f, const SimInst *probe, Pack *pk,
 
 /* Interference: each register an instruction names against the others it
  * names and everything live after it; then made symmetric. */
-static void interfere(const SimProgram *p, int f, Pack *pk, uint64_t *out)
+static void interfere(Pack *pk, uint64_t *out)
 {
     size_t w = (size_t)pk->words;
     for (int i = 0; i < pk->n; i++) {
-        int s[2], ns = exec_succs(p, f, i, s);
-        memset(out, 0, w * sizeof *out);
-        for (int j = 0; j < ns; j++)
-            for (size_t q = 0; q < w; q++)
-                out[q] |= pk->live[(size_t)s[j] * w + q];
+        live_after(pk, i, out);
         for (int k = 0; k < NFIELD; k++)
             if (pk->reg[i * NFIELD + k] >= 0)
                 bit_set(out, pk->reg[i * NFIELD + k]);
@@ -249,17 +266,18 @@ static bool pack_func(SimProgram *p, int f, int32_t *slots, uint64_t *work)
     pk.own = calloc((size_t)pk.nv, 1);
     pk.ref = calloc((size_t)pk.nv, 1);
     pk.color = calloc((size_t)pk.nv, sizeof *pk.color);
+    pk.succ = malloc((size_t)pk.n * 2 * sizeof *pk.succ);
     uint64_t *out = malloc(w * sizeof *out);
     int *stamp = malloc((size_t)pk.nv * sizeof *stamp);
     int32_t *pack = malloc((size_t)pk.nv * sizeof *pack);
     SimError err;
-    bool ok = probe && pk.reg && pk.live && pk.adj && pk.own && pk.ref && pk.color && out && stamp && pack;
-    /* the named slots, then the probe's */
+    bool ok = probe && pk.reg && pk.live && pk.adj && pk.own && pk.ref && pk.color && pk.succ && out && stamp && pack;
+    /* the probe's slots: a value register at PROBE + its named slot */
     int nval = 0, npred = 0;
     for (int r = 0; ok && r < fn->n_regs; r++)
         slots[r] = fn->regs[r].type == PTX_T_PRED ? fi->pred_base + npred++ : PROBE + fi->reg_base + nval++;
     ok = ok && !exec_decode_func(p, f, slots, probe, &err) && read_fields(p, f, probe, &pk) &&
-         liveness(p, f, probe, &pk, out, work);
+         graph(p, f, &pk) && liveness(probe, &pk, out, work);
     if (ok) {
         int named = 0;
         for (int x = 0; x < pk.nv; x++) {
@@ -268,22 +286,20 @@ static bool pack_func(SimProgram *p, int f, int32_t *slots, uint64_t *work)
                 pk.own[x] = 1;
             named += pk.ref[x];
         }
-        interfere(p, f, &pk, out);
+        interfere(&pk, out);
         ok = colour(&pk, stamp) < named;
     }
-    if (ok) {
+    if (ok) { /* the packed slots (a register no instruction names keeps its own) */
+        for (int x = 0; x < pk.nv; x++)
+            pack[x] = fi->reg_base + (pk.color[x] >= 0 ? pk.color[x] : x);
         nval = 0;
         for (int r = 0; r < fn->n_regs; r++)
-            if (fn->regs[r].type != PTX_T_PRED) {
-                int x = nval++;
-                slots[r] = fi->reg_base + (pk.color[x] >= 0 ? pk.color[x] : x);
-            }
+            if (fn->regs[r].type != PTX_T_PRED)
+                slots[r] = pack[nval++];
         ok = !exec_decode_func(p, f, slots, &p->packed[fi->entry_pc], &err) &&
              packed_agrees(p, f, &p->packed[fi->entry_pc], &pk);
     }
     if (ok) {
-        for (int x = 0; x < pk.nv; x++)
-            pack[x] = fi->reg_base + (pk.color[x] >= 0 ? pk.color[x] : x);
         free(fi->pack);
         fi->pack = pack;
         pack = NULL;
@@ -297,6 +313,7 @@ static bool pack_func(SimProgram *p, int f, int32_t *slots, uint64_t *work)
     free(pk.own);
     free(pk.ref);
     free(pk.color);
+    free(pk.succ);
     free(out);
     free(stamp);
     free(pack);
