@@ -131,18 +131,26 @@ static SimStatus decode_inst(DecodeCtx *c)
     return SIM_OK;
 }
 
-/* SimInst.straight of a function's n instructions (its implicit ret
- * last, which ends every run). */
+/* Whether in is a bra that a straight run may end with (SimInst.jumps). */
+static bool jump_tail(const SimInst *in)
+{
+    return in->flow == SIM_FLOW_BRANCH && in->plain && !in->visible;
+}
+
+/* SimInst.straight and .jumps of a function's n instructions (its implicit
+ * ret last, which ends every run). */
 static void plan_straight(SimInst *insts, int n)
 {
     unsigned run = 0, blk = 0;
     for (int i = n - 1; i >= 0; i--) {
-        const SimInst *in = &insts[i];
+        SimInst *in = &insts[i];
         bool ok = in->plain && in->flow == SIM_FLOW_NEXT && in->guard < 0 && !in->pseudo;
         run = ok && !in->visible ? (run < 255 ? run + 1 : 255) : 0;
         blk = ok && (!in->visible || in->blk_private) ? (blk < 255 ? blk + 1 : 255) : 0;
-        insts[i].straight = (uint8_t)run;
-        insts[i].straight_blk = (uint8_t)blk;
+        in->straight = (uint8_t)run;
+        in->straight_blk = (uint8_t)blk;
+        /* (a run capped at 255 ends where its count does: i + run < n, the ret last) */
+        in->jumps = (uint8_t)((run && jump_tail(&insts[i + run])) | (blk && jump_tail(&insts[i + blk])) << 1);
     }
 }
 

@@ -41,6 +41,7 @@
 #ifndef WARPSIM_EXEC_INT_H
 #define WARPSIM_EXEC_INT_H
 
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -63,48 +64,57 @@ typedef struct ExecParChunk ExecParChunk;
 /* The fields every issue and every scheduling pick reads come first, in one
  * cache line: the scheduler looks at the runnable lanes of many warps per pick. */
 struct Warp {
-    Block *blk;              /* the block it belongs to */
+    /* First cache line: what every issue, pick and barrier reads.  Warps
+     * lie side by side, a whole number of lines each (the _Alignas): the
+     * fewer lines a warp's issue and barrier touch, the less the host's
+     * caches must hold between one slice of its SM and the next, which
+     * comes after every other SM's (exec_sched.c). */
+    _Alignas(64) Block *blk; /* the block it belongs to */
     uint64_t *r;             /* n_regs * WARP */
     uint32_t *p;             /* n_preds */
     uint32_t run;            /* runnable lanes */
     int32_t upc;             /* the common pc while conv */
-    bool conv;               /* every runnable lane is at upc */
     uint32_t exited;
     uint32_t present;        /* lanes that exist (partial last warp) */
     uint32_t barwait;        /* lanes waiting at a block barrier */
-    int id;                  /* warp index within the block */
-    uint32_t slot;           /* its index among the launch's warp slots: block
-                                slot * Exec.nwarps + id (per-warp state of the
-                                timing model and traces) */
-    int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
-    uint8_t barid[WARP];     /* barrier each waiting lane waits at */
-    uint32_t barmask[16];    /* lanes waiting at each barrier */
     uint32_t bar_skip;       /* live lanes that were elsewhere (and not about
                                 to exit) when part of the warp arrived at an
                                 aligned barrier; cleared as they arrive.  Any
                                 left at release: barrier divergence */
-    uint8_t callsp[WARP];    /* call depth per lane */
+    int id;                  /* warp index within the block */
+    bool conv;               /* every runnable lane is at upc */
+    bool gok;                /* diverged: the next group is known (exec_issue.c):
+                                lanes gmask at gpc, every other runnable lane at
+                                gabove or higher, while run is still grun */
+    uint64_t span_start;     /* cycle it last became able to issue (traces) */
+    /* Second line: a diverged warp's, warp sync, clusters. */
+    int32_t gpc, gabove;
+    uint32_t gmask, grun;
+    int32_t yield_pc;        /* its: pick the next group above this pc once, -1 */
+    uint32_t spin;           /* backward branches a diverged group took in a row */
+    uint32_t syncwait;       /* lanes waiting at a warp-synchronous instruction
+                                (their pc is that instruction) */
+    uint32_t cc;             /* the condition code's carry flag CC.CF, bit per lane */
+    uint32_t carrived, cdone, cwait; /* barrier.cluster: lanes arrived this phase, whose
+                                phase completed, parked at .wait (exec_cluster.c) */
+    uint32_t trace_mask;     /* lanes of the last traced issue */
+    uint32_t slot;           /* its index among the launch's warp slots: block
+                                slot * Exec.nwarps + id (per-warp state of the
+                                timing model and traces) */
     int32_t *retpc;          /* [lane * MAX_CALL_DEPTH + depth]: pc of the call */
+    /* Then what a barrier writes (pcs, barrier ids, masks), lines of their own. */
+    int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
+    uint8_t barid[WARP];     /* barrier each waiting lane waits at */
+    uint32_t barmask[16];    /* lanes waiting at each barrier */
+    uint8_t callsp[WARP];    /* call depth per lane */
     uint8_t *stack;          /* recursion: EXEC_STACK_BYTES per lane of saved
                                 frames, allocated at the warp's first recursive
                                 call (NULL before) */
     uint32_t stack_sp[WARP]; /* bytes of it each lane uses */
-    uint32_t syncwait;       /* lanes waiting at a warp-synchronous instruction
-                                (their pc is that instruction) */
     uint32_t syncmask[WARP]; /* each waiting lane's member mask */
-    uint32_t cc;             /* the condition code's carry flag CC.CF, bit per lane */
-    uint32_t carrived, cdone, cwait; /* barrier.cluster: lanes arrived this phase, whose
-                                phase completed, parked at .wait (exec_cluster.c) */
-    uint32_t spin;           /* backward branches a diverged group took in a row */
-    int32_t yield_pc;        /* its: pick the next group above this pc once, -1 */
-    bool gok;                /* diverged: the next group is known (exec_issue.c):
-                                lanes gmask at gpc, every other runnable lane at
-                                gabove or higher, while run is still grun */
-    int32_t gpc, gabove;
-    uint32_t gmask, grun;
-    uint32_t trace_mask;     /* lanes of the last traced issue */
-    uint64_t span_start;     /* cycle it last became able to issue (traces) */
 };
+_Static_assert(offsetof(Warp, span_start) < 64 && offsetof(Warp, gpc) == 64 && offsetof(Warp, pc) == 128,
+               "Warp: the first line holds what every issue reads, pc starts a line");
 
 #define MAX_CALL_DEPTH 32
 /* Bytes of saved frames a lane may hold in recursion (the simulator's call
@@ -137,7 +147,8 @@ struct Block {
     int sm;                   /* the SM it runs on */
     bool live;                /* the slot holds a running block */
     bool init_pending;        /* dispatched, its memory and warps not set up yet: the
-                                 thread that runs its SM does that (exec_par.c) */
+                                 slice that runs its SM next does that, on whichever
+                                 thread (Exec.init_late) */
     uint64_t busy_until;      /* the last burst of its warps ends at this cycle */
     struct SimAsync *async;   /* cp.async copies in flight (exec_async.c), NULL none */
     SimTileBlock *tile;       /* tile operations in progress (exec_tile.c), NULL none */
@@ -267,6 +278,13 @@ struct Exec {
     size_t n_prints, cap_prints;
     /* one launch's SMs on several threads (exec_par.c) */
     ExecPar *par;             /* the launch's: set while an attempt runs, else NULL */
+    bool init_late;           /* a dispatched block is set up when its SM next runs
+                                 (Block.init_pending), not at once: by then the SMs
+                                 run in between have pushed its memory out of the
+                                 host's caches, and setting it up twice costs twice.
+                                 Not with a trace, race checking, clusters, a
+                                 cooperative launch or the stepper, which look at
+                                 blocks at dispatch or between SMs' slices */
     ExecParChunk *pchunk;     /* a chunk's copy of the Exec: the chunk it runs, else NULL */
     MemAlloc *mlast;          /* a chunk's own memory of its last global lookup */
     const char *par_serial;   /* more threads asked, but one used: why (exec_par_begin) */

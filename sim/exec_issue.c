@@ -124,6 +124,27 @@ static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
     return i;
 }
 
+/* A converged warp's bra (flow BRANCH) at w->upc, lanes m, em of them
+ * taking it: the pcs move (its handler does nothing, SimInst.jumps). */
+__attribute__((always_inline)) static inline void branch_conv(Exec *x, Warp *w, const SimInst *in, uint32_t m,
+                                                              uint32_t em)
+{
+    if (em == m) {
+        w->upc = in->target;
+    } else if (em == 0) {
+        w->upc++;
+    } else {
+        int32_t pc = w->upc;
+        for (uint32_t r = m; r; r &= r - 1) {
+            int l = __builtin_ctz(r);
+            w->pc[l] = (em >> l & 1) ? in->target : pc + 1;
+        }
+        w->conv = false;
+        w->gok = false;
+        x->stats->divergent_branches++;
+    }
+}
+
 /* exec_issue_burst's loop, k instructions issued already. */
 uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
 {
@@ -133,17 +154,25 @@ uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
                        block's shared accesses join straight runs) */
     for (;;) {
         const SimInst *in = &insts[w->upc];
-        uint64_t n;
+        uint64_t n, j;
         if (!w->conv) {
             n = kept_group(x, w, max - k, alone);
             k += n ? n : exec_issue(x, w);
         } else if (!in->plain) { /* everything else: exec_issue */
             k += in->cta_sync && !x->trace && exec_bar_whole(x, w, in) ? 1 : exec_issue(x, w);
-        } else if ((n = alone == 1 ? in->straight_blk : in->straight) > 1 && !x->trace &&
-                   st->warp_insts + n < x->budget) {
+        } else if ((n = alone == 1 ? in->straight_blk : in->straight) + (j = in->jumps >> (alone == 1) & 1) > 1 &&
+                   !x->trace && st->warp_insts + n + j < x->budget) {
             uint64_t ran = straight_run(x, w, in, w->run, n < max - k ? n : max - k);
             w->upc += (int32_t)ran;
             k += ran;
+            if (j && ran == n && k < max && !x->faulted) { /* the bra that ends the run */
+                const SimInst *b = &insts[w->upc];
+                uint32_t m = w->run, em = exec_guard_mask(w, b, m);
+                st->warp_insts++;
+                st->thread_insts += (uint64_t)exec_popc(em);
+                branch_conv(x, w, b, m, em);
+                k++;
+            }
         } else { /* exec_issue's converged FLOW_NEXT and FLOW_BRANCH cases, inline */
             uint32_t m = w->run, em = exec_guard_mask(w, in, m);
             if (x->trace)
@@ -158,19 +187,8 @@ uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
                 else
                     for (uint32_t r = m; r; r &= r - 1)
                         w->pc[__builtin_ctz(r)]++;
-            } else if (em == m) {
-                w->upc = in->target;
-            } else if (em == 0) {
-                w->upc++;
             } else {
-                int32_t pc = w->upc;
-                for (uint32_t r = m; r; r &= r - 1) {
-                    int l = __builtin_ctz(r);
-                    w->pc[l] = (em >> l & 1) ? in->target : pc + 1;
-                }
-                w->conv = false;
-                w->gok = false;
-                st->divergent_branches++;
+                branch_conv(x, w, in, m, em);
             }
             k++;
             if (!x->faulted && st->warp_insts >= x->budget)

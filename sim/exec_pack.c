@@ -235,7 +235,7 @@ static bool packed_agrees(const SimProgram *p, int f, const SimInst *packed, con
         SimInst pi = packed[i], named = p->insts[fi->entry_pc + i];
         if (pi.off != named.off || pi.guard != named.guard || pi.pd != named.pd || pi.ps != named.ps ||
             pi.target != named.target || pi.flow != named.flow || pi.visible != named.visible ||
-            pi.straight != named.straight)
+            pi.straight != named.straight || pi.straight_blk != named.straight_blk || pi.jumps != named.jumps)
             return false;
         for (int k = 0; k < NFIELD; k++) {
             int x = pk->reg[i * NFIELD + k];

@@ -82,6 +82,12 @@ struct SimInst {
                             guard, not visible (exec_issue.c's straight runs) */
     uint8_t straight_blk; /* the same, counting blk_private ones as not visible:
                             the run while the rest of the block waits */
+    uint8_t jumps;       /* bit 0: the straight run from here (straight >= 1)
+                            ends at a bra (flow BRANCH, plain), which a straight
+                            run may take too; bit 1: the same for straight_blk.
+                            A bra does nothing but move pcs (its handler is a
+                            no-op), so the run decides its lanes from its guard
+                            alone (exec_issue.c) */
     uint8_t defs;        /* what it writes whole (every bit, whatever the slot
                             held) in every lane it runs, for exec_regs.c:
                             EXEC_DEFS_D d, EXEC_DEFS_VD the vd[] >= 0; and

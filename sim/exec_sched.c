@@ -131,7 +131,7 @@ static void block_dispatch_at(Exec *x, Block *b, uint64_t i)
     b->exited_threads = 0;
     b->busy_until = 0;
     b->live = true;
-    if (x->par) /* SMs on threads: the thread that runs the SM clears it (sm_slice) */
+    if (x->init_late) /* the slice that runs the SM next sets it up (sm_slice) */
         b->init_pending = true;
     else
         block_init(x, b);
@@ -504,7 +504,8 @@ static bool dispatch_sorted(Exec *x)
         x->cycle = sm->now;
         block_dispatch(x, best);
         x->cycle = keep;
-        sm_rebuild(x, sm);
+        if (!best->init_pending) /* (else its slice rebuilds it) */
+            sm_rebuild(x, sm);
     }
     return true;
 }
@@ -541,7 +542,8 @@ static void dispatch_free(Exec *x)
         x->cycle = sm->now;
         block_dispatch(x, best);
         x->cycle = keep;
-        sm_rebuild(x, sm);
+        if (!best->init_pending) /* (else its slice rebuilds it) */
+            sm_rebuild(x, sm);
     }
 }
 
@@ -615,6 +617,7 @@ void exec_sched_run(Exec *x, int threads)
 {
     if (threads > 1)
         x->par_serial = exec_par_begin(x, threads, sm_slice);
+    x->init_late = x->par || (!x->trace && !x->race && !x->cl && !x->coop_ws && !x->cfg->on_issue);
     /* first wave: breadth-first over the SMs (clusters: over the GPCs) */
     for (int k = 0; k < x->per_sm && !x->cl; k++)
         for (int s = 0; s < x->nsm && x->next_block < x->nblocks; s++)

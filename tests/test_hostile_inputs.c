@@ -400,7 +400,7 @@ static void test_local_memory_over_the_limit_is_a_finding(void **s)
     assert_true(now() - t0 < 1.0); /* refused before allocating 512 MiB */
     assert_string_equal(f.kind, "memory-limit");
     assert_string_equal(f.msg, "local memory: 64 KiB per thread \u00d7 1024 threads \u00d7 8 resident blocks = "
-                               "512 MiB exceeds the 256 MiB limit (514.7 MiB in all; --max-memory sets it)");
+                               "512 MiB exceeds the 256 MiB limit (514.8 MiB in all; --max-memory sets it)");
     /* under the limit the same kernel runs */
     cfg.grid.x = 2;
     cfg.block.x = 256;
