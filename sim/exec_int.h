@@ -83,9 +83,11 @@ struct Warp {
                                 left at release: barrier divergence */
     int id;                  /* warp index within the block */
     bool conv;               /* every runnable lane is at upc */
-    bool gok;                /* diverged: the next group is known (exec_issue.c):
-                                lanes gmask at gpc, every other runnable lane at
-                                gabove or higher, while run is still grun */
+    uint8_t gok;             /* diverged, while run is still grun (exec_issue.c):
+                                1, the next group is known: lanes gmask at gpc,
+                                every other runnable lane at gabove or higher
+                                (all at gabove when gall); 2, the groups met:
+                                every runnable lane is at gpc */
     uint64_t span_start;     /* cycle it last became able to issue (traces) */
     /* Second line: a diverged warp's, warp sync, clusters. */
     int32_t gpc, gabove;
@@ -101,6 +103,7 @@ struct Warp {
     uint32_t slot;           /* its index among the launch's warp slots: block
                                 slot * Exec.nwarps + id (per-warp state of the
                                 timing model and traces) */
+    bool gall;               /* gok 1: the other runnable lanes are all at gabove */
     int32_t *retpc;          /* [lane * MAX_CALL_DEPTH + depth]: pc of the call */
     /* Then what a barrier writes (pcs, barrier ids, masks), lines of their own. */
     int32_t pc[WARP];        /* per-lane pc (valid for all lanes when !conv) */
@@ -171,6 +174,8 @@ typedef struct {
     bool ready_ok;            /* shares of at most 64 warps, no clusters */
     bool rr;                  /* ready_ok, untimed and roundrobin: a scheduler with
                                  no ready warp has nothing to do (no draw either) */
+    bool stale;               /* a block retired as its slice ended: wl and the
+                                 masks are made again when the next one starts */
     uint64_t busy[4];         /* per scheduler: issuing a burst until this cycle */
     uint64_t now;             /* the SM's clock (SMs run a slice at a time) */
     uint64_t free_at;         /* a slot became free at this cycle (this round) */
@@ -363,10 +368,6 @@ static inline MemAlloc *exec_global_find(Exec *x, uint64_t a, uint64_t size)
 {
     return x->pchunk ? mem_find_at(x->mem, &x->mlast, a, size) : mem_find(x->mem, a, size);
 }
-/* ld/st for lanes m of w in one go (exec_memfast.c): true when done; false
- * when some lane needs the lane-by-lane path (it may fault), nothing done. */
-bool exec_ld_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m);
-bool exec_st_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m);
 /* Host pointer for `size` bytes at address a in space sp for lane l, or NULL
  * after recording a fault. */
 uint8_t *exec_addr(Exec *x, Warp *w, const SimInst *in, int l, int sp,

@@ -85,6 +85,30 @@ __attribute__((always_inline)) static inline uint64_t straight_run(Exec *x, Warp
     return i;
 }
 
+/* A diverged warp's group (lanes m) moved on to gpc, every other runnable
+ * lane being at `above` or higher (all at above when `all`): while gpc is
+ * below them and no yield is pending, it is the next group too -- kept, so
+ * that its next issue need not look at every lane's pc again (Warp.gok 1);
+ * when it reached them and they are all there, the groups met: the next
+ * issue converges (Warp.gok 2), with no look either. */
+static void group_keep(Warp *w, int32_t gpc, uint32_t m, int32_t above, bool all)
+{
+    if (w->conv || w->yield_pc >= 0)
+        return;
+    if (gpc < above) {
+        w->gok = 1;
+        w->gpc = gpc;
+        w->gmask = m;
+        w->gabove = above;
+        w->gall = all;
+        w->grun = w->run;
+    } else if (gpc == above && all) {
+        w->gok = 2;
+        w->gpc = gpc;
+        w->grun = w->run;
+    }
+}
+
 /* A diverged warp whose next group is the kept one (Warp.gok) issues it
  * when its instruction is plain with flow NEXT: exec_issue's work for that
  * case, without its look for the group -- and with a straight run
@@ -93,7 +117,7 @@ __attribute__((always_inline)) static inline uint64_t straight_run(Exec *x, Warp
  * instructions it issued, 0 when the case is not that one. */
 static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
 {
-    if (!w->gok || w->grun != w->run || w->yield_pc >= 0 || w->gmask == w->run || x->trace)
+    if (w->gok != 1 || w->grun != w->run || w->yield_pc >= 0 || w->gmask == w->run || x->trace)
         return 0;
     const SimInst *in = &x->insts[w->gpc];
     if (!in->plain || in->flow != SIM_FLOW_NEXT)
@@ -119,30 +143,43 @@ static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
     }
     lanes_add_pc(w->pc, m, (int32_t)i);
     w->gpc += (int32_t)i;
-    if (w->gpc >= w->gabove) /* group_keep: it is the next group while below the rest */
-        w->gok = false;
+    if (w->gpc >= w->gabove) { /* group_keep: it is the next group while below the rest */
+        w->gok = 0;
+        group_keep(w, w->gpc, m, w->gabove, w->gall); /* (met, or nothing kept) */
+    }
     return i;
 }
 
-/* A converged warp's bra (flow BRANCH) at w->upc, lanes m, em of them
- * taking it: the pcs move (its handler does nothing, SimInst.jumps). */
-__attribute__((always_inline)) static inline void branch_conv(Exec *x, Warp *w, const SimInst *in, uint32_t m,
+/* A converged warp's bra (flow BRANCH) at w->upc, lanes m (all it runs),
+ * em of them taking it: the pcs move (its handler does nothing,
+ * SimInst.jumps).  true when the warp diverged: then the group at the lower
+ * pc is the next (what exec_next_group_above would find), kept, and the
+ * caller ends the burst, as exec_burst_goes_on would for a warp with no
+ * kept group. */
+__attribute__((always_inline)) static inline bool branch_conv(Exec *x, Warp *w, const SimInst *in, uint32_t m,
                                                               uint32_t em)
 {
     if (em == m) {
         w->upc = in->target;
-    } else if (em == 0) {
-        w->upc++;
-    } else {
-        int32_t pc = w->upc;
-        for (uint32_t r = m; r; r &= r - 1) {
-            int l = __builtin_ctz(r);
-            w->pc[l] = (em >> l & 1) ? in->target : pc + 1;
-        }
-        w->conv = false;
-        w->gok = false;
-        x->stats->divergent_branches++;
+        return false;
     }
+    if (em == 0) {
+        w->upc++;
+        return false;
+    }
+    int32_t pc = w->upc, t = in->target;
+    for (uint32_t r = m; r; r &= r - 1) {
+        int l = __builtin_ctz(r);
+        w->pc[l] = (em >> l & 1) ? t : pc + 1;
+    }
+    w->conv = false;
+    w->gok = 0;
+    x->stats->divergent_branches++;
+    if (t > pc + 1) /* forward: the lanes falling through first */
+        group_keep(w, pc + 1, m & ~em, t, true);
+    else if (t < pc + 1)
+        group_keep(w, t, em, pc + 1, true);
+    return true;
 }
 
 /* exec_issue_burst's loop, k instructions issued already. */
@@ -170,8 +207,9 @@ uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
                 uint32_t m = w->run, em = exec_guard_mask(w, b, m);
                 st->warp_insts++;
                 st->thread_insts += (uint64_t)exec_popc(em);
-                branch_conv(x, w, b, m, em);
                 k++;
+                if (branch_conv(x, w, b, m, em))
+                    return k;
             }
         } else { /* exec_issue's converged FLOW_NEXT and FLOW_BRANCH cases, inline */
             uint32_t m = w->run, em = exec_guard_mask(w, in, m);
@@ -187,8 +225,11 @@ uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
                 else
                     for (uint32_t r = m; r; r &= r - 1)
                         w->pc[__builtin_ctz(r)]++;
-            } else {
-                branch_conv(x, w, in, m, em);
+            } else if (branch_conv(x, w, in, m, em)) {
+                k++;
+                if (!x->faulted && st->warp_insts >= x->budget)
+                    exec_budget_fault(x, w, in, m);
+                return k;
             }
             k++;
             if (!x->faulted && st->warp_insts >= x->budget)
@@ -211,35 +252,26 @@ uint64_t exec_issue_burst_diverged(Exec *x, Warp *w, uint64_t max)
     return exec_burst_loop(x, w, k, max);
 }
 
-/* A diverged warp's group (lanes m) moved on to gpc, every other runnable
- * lane being at `above` or higher: while gpc is below them and no yield is
- * pending, it is the next group too -- kept, so that its next issue need
- * not look at every lane's pc again (Warp.gok). */
-static void group_keep(Warp *w, int32_t gpc, uint32_t m, int32_t above)
-{
-    if (gpc < above && !w->conv && w->yield_pc < 0) {
-        w->gok = true;
-        w->gpc = gpc;
-        w->gmask = m;
-        w->gabove = above;
-        w->grun = w->run;
-    }
-}
-
 bool exec_issue(Exec *x, Warp *w)
 {
     const SimInst *insts = x->insts;
     DeviceStats *st = x->stats;
     int32_t pc, above = INT32_MIN; /* diverged: the other runnable lanes' lowest pc (INT32_MIN: not known) */
+    bool all = false;              /* ... and all of them are there */
     uint32_t m;
     if (w->conv) {
         pc = w->upc;
         m = w->run;
     } else {
-        if (w->gok && w->grun == w->run && w->yield_pc < 0) { /* group_keep's */
+        if (w->gok == 1 && w->grun == w->run && w->yield_pc < 0) { /* group_keep's */
             pc = w->gpc;
             m = w->gmask;
             above = w->gabove;
+            all = w->gall;
+        } else if (w->gok == 2 && w->grun == w->run && w->yield_pc < 0) { /* met: every lane at gpc */
+            pc = w->gpc;
+            m = w->run;
+            above = INT32_MAX;
         } else if (w->yield_pc < 0) {
             pc = exec_next_group_above(w, &m, &above);
         } else {
@@ -280,7 +312,7 @@ bool exec_issue(Exec *x, Warp *w)
         } else {
             for (uint32_t r = m; r; r &= r - 1)
                 w->pc[__builtin_ctz(r)]++;
-            group_keep(w, pc + 1, m, above);
+            group_keep(w, pc + 1, m, above, all);
         }
     } else if (in->flow == SIM_FLOW_BRANCH) {
         if (em)
@@ -310,7 +342,7 @@ bool exec_issue(Exec *x, Warp *w)
                 w->yield_pc = in->target;
             }
             if (em == m || em == 0)
-                group_keep(w, em ? in->target : pc + 1, m, above);
+                group_keep(w, em ? in->target : pc + 1, m, above, all);
         }
     } else {
         exec_warp_diverge(w);

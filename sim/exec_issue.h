@@ -45,7 +45,7 @@ static inline bool exec_burst_goes_on(const Exec *x, const Warp *w, const SimIns
     const SimInst *next;
     if (w->conv)
         next = &insts[w->upc];
-    else if (w->gok && w->grun == w->run && w->yield_pc < 0)
+    else if (w->gok == 1 && w->grun == w->run && w->yield_pc < 0)
         next = &insts[w->gpc];
     else
         return false;

@@ -5,6 +5,7 @@
  * (exec_atomic_order). */
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_memfast.h"
 #include "exec_par.h"
 #include "exec_race.h"
 #include "exec_trace.h"
@@ -14,6 +15,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *space_word(int sp)
@@ -195,6 +197,84 @@ static void ex_ld(Exec *x, Warp *w, const SimInst *in, uint32_t m)
                 if (in->vd[k] >= 0)
                     exec_reg(w, in->vd[k])[l] = load_val(p + k * sz, sz, sgn);
         }
+    }
+}
+
+/* The commonest loads and stores as handlers of their own (the decoder
+ * picks them by space, size and operands): a whole warp's 4-byte row of
+ * shared memory and a kernel parameter, what ex_ld and ex_st do for them
+ * without their calls and looks (count's, the one-lane case, the order of
+ * exec_ld_fast's tests).  Anything else -- a lane off, an address out of
+ * the row, a trace or race check watching -- goes to ex_ld or ex_st. */
+static void ex_ld_row(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint8_t *row;
+    if (x->trace || x->race) {
+        ex_ld(x, w, in, m);
+    } else if (exec_shared_row(x, w, in, m, &row)) {
+        x->stats->shared_loads += WARP;
+        exec_vec_load32(exec_reg(w, in->d), row, in->sub);
+    } else if (m && !(m & (m - 1))) { /* one lane (thread 0 summing a block's values) */
+        int l = __builtin_ctz(m);
+        uint64_t a = exec_src(x, w, in->base)[l] + (uint64_t)in->off, limit = x->shared_size;
+        if ((a & 3) || a >= limit || limit - a < 4) {
+            ex_ld(x, w, in, m); /* (its fault) */
+            return;
+        }
+        uint32_t v;
+        memcpy(&v, w->blk->shared + a, sizeof v);
+        x->stats->shared_loads++;
+        exec_reg(w, in->d)[l] = in->sub ? (uint64_t)(int64_t)(int32_t)v : v;
+    } else if (exec_shared_lanes(x, w, in, m, &row)) { /* some lanes: a diverged group */
+        uint64_t *d = exec_reg(w, in->d);
+        int lo = __builtin_ctz(m), n = 0;
+        for (uint32_t r = m; r; r &= r - 1, n++) {
+            int l = __builtin_ctz(r);
+            uint32_t v;
+            memcpy(&v, row + 4 * (l - lo), sizeof v);
+            d[l] = in->sub ? (uint64_t)(int64_t)(int32_t)v : v;
+        }
+        x->stats->shared_loads += (uint64_t)n;
+    } else {
+        ex_ld(x, w, in, m);
+    }
+}
+
+static void ex_ld_kparam(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    if (x->trace || x->race || !m || !exec_ld_param(x, w, in, m)) /* (count: param loads count nowhere) */
+        ex_ld(x, w, in, m);
+}
+
+static void ex_st(Exec *x, Warp *w, const SimInst *in, uint32_t m);
+
+/* Whether the decoder picks the handlers above (WARPSIM_MEMROW=0: ex_ld
+ * and ex_st for every access, as tests/test_memrow.c compares). */
+static bool rows_wanted(void)
+{
+    const char *env = getenv("WARPSIM_MEMROW");
+    return !env || strcmp(env, "0") != 0;
+}
+
+static void ex_st_row(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint8_t *row;
+    if (x->trace || x->race) {
+        ex_st(x, w, in, m);
+    } else if (exec_shared_row(x, w, in, m, &row)) {
+        x->stats->shared_stores += WARP;
+        exec_vec_store32(row, exec_src(x, w, in->s[0]));
+    } else if (exec_shared_lanes(x, w, in, m, &row)) { /* (one element each: no overlap, any order) */
+        const uint64_t *v = exec_src(x, w, in->s[0]);
+        int lo = __builtin_ctz(m), n = 0;
+        for (uint32_t r = m; r; r &= r - 1, n++) {
+            int l = __builtin_ctz(r);
+            uint32_t t = (uint32_t)v[l];
+            memcpy(row + 4 * (l - lo), &t, sizeof t);
+        }
+        x->stats->shared_stores += (uint64_t)n;
+    } else {
+        ex_st(x, w, in, m);
     }
 }
 
@@ -427,6 +507,12 @@ SimStatus dec_mem(DecodeCtx *c)
                 return c->err->status;
         }
         in->fn = is_ld ? ex_ld : ex_st;
+        if (!rows_wanted())
+            ;
+        else if (sp == PTX_SPACE_SHARED && in->vec == 1 && size == 4 && in->base >= 0)
+            in->fn = is_ld ? ex_ld_row : ex_st_row;
+        else if (is_ld && sp == PTX_SPACE_PARAM && in->base < 0 && in->vec == 1)
+            in->fn = ex_ld_kparam;
         if (is_ld)
             in->defs = in->vec > 1 ? EXEC_DEFS_VD : EXEC_DEFS_D;
         return SIM_OK;

@@ -6,10 +6,9 @@
  * and exec_mem.c's lane-by-lane path runs, so faults (first lane, message)
  * and partial effects are unchanged.  With SMs on threads (exec_par.c) the
  * bytes are noted here too.  Called by exec_mem.c's ld and st handlers. */
-#include "exec_int.h"
+#include "exec_memfast.h"
 #include "exec_par.h"
 #include "exec_lanes.h"
-#include "exec_vec.h"
 
 #include <string.h>
 
@@ -246,23 +245,10 @@ static bool st_one(Exec *x, Warp *w, const SimInst *in, uint32_t m, const uint64
 }
 
 /* ---- the commonest accesses, looked at first ---------------------------------
- * A whole warp's 4-byte elements one after another in the block's shared
- * memory (s[tid], s[tid + k]), and a kernel parameter read by every lane:
- * the checks affine_of and region_at make for them, nothing else.  When
- * these say no, the paths above decide as before. */
-static inline bool shared_row(Exec *x, Warp *w, const SimInst *in, uint32_t m, uint8_t **host)
-{
-    if (m != FULL_MASK || in->space != PTX_SPACE_SHARED || in->vec != 1 || in->size != 4 || in->base < 0)
-        return false;
-    const uint64_t *b = exec_src(x, w, in->base);
-    uint64_t a0 = b[0] + (uint64_t)in->off, st, limit = x->shared_size;
-    if ((a0 & 3) || a0 >= limit || limit - a0 < 4 * WARP || !exec_vec_affine(b, &st) || st != 4)
-        return false;
-    *host = w->blk->shared + a0;
-    return true;
-}
-
-static inline bool ld_param(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+ * exec_shared_row (exec_memfast.h), and a kernel parameter read by every
+ * lane: the checks affine_of and region_at make for them, nothing else.
+ * When these say no, the paths above decide as before. */
+bool exec_ld_param(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     uint64_t a = (uint64_t)in->off, limit = x->params_size;
     unsigned sz = in->size;
@@ -285,11 +271,11 @@ bool exec_ld_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
     uint8_t *row;
     if (m && !(m & (m - 1))) /* one lane first: thread 0 summing a block's values */
         return ld_one(x, w, in, m);
-    if (in->d >= 0 && shared_row(x, w, in, m, &row)) {
+    if (in->d >= 0 && exec_shared_row(x, w, in, m, &row)) {
         exec_vec_load32(exec_reg(w, in->d), row, in->sub);
         return true;
     }
-    if (in->space == PTX_SPACE_PARAM && in->base < 0 && in->vec == 1 && in->d >= 0 && m && ld_param(x, w, in, m))
+    if (in->space == PTX_SPACE_PARAM && in->base < 0 && in->vec == 1 && in->d >= 0 && m && exec_ld_param(x, w, in, m))
         return true;
     if (affine_of(x, w, in, m, sz * in->vec, false, &o0, &step, &rg)) {
         int n = in->vec;
@@ -382,7 +368,7 @@ bool exec_st_fast(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             v[k] = exec_src(x, w, in->vd[k]);
     int n = in->vec;
     uint8_t *row;
-    if (shared_row(x, w, in, m, &row)) {
+    if (exec_shared_row(x, w, in, m, &row)) {
         exec_vec_store32(row, v[0]);
         return true;
     }

@@ -411,6 +411,7 @@ static void slots_reset(Exec *x, int dev_nsm)
         sm->now = 0;
         sm->free_at = 0;
         sm->finishing = 0;
+        sm->stale = false;
         memset(sm->last, 0, sizeof sm->last);
         memset(sm->busy, 0, sizeof sm->busy);
     }

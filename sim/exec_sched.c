@@ -89,6 +89,7 @@ static void block_ready(Exec *x, SimSM *sm, const Block *b)
 
 static void sm_rebuild(Exec *x, SimSM *sm)
 {
+    sm->stale = false;
     sm->nwl = 0;
     for (int k = 0; k < x->per_sm; k++) {
         Block *b = &x->blocks[sm->first_slot + k];
@@ -456,8 +457,13 @@ static bool sm_cycle_end(Exec *x, SimSM *sm, bool issued, Block **stalled, int n
     }
     if (!retired)
         return false;
-    sm_rebuild(x, sm);
     sm->free_at = x->cycle + 1;
+    if (x->next_block < x->nblocks && x->init_late) {
+        sm->stale = true; /* the slice ends here; the next one (sm_slice) rebuilds, once
+                             with any block dispatched to it meanwhile */
+        return true;
+    }
+    sm_rebuild(x, sm);
     return x->next_block < x->nblocks;
 }
 
@@ -587,7 +593,7 @@ static void sm_slice(Exec *x, SimSM *sm, uint64_t limit)
             inited = true;
         }
     }
-    if (inited) /* the ready masks, from warps that can run now */
+    if (inited || sm->stale) /* the ready masks, from warps that can run now */
         sm_rebuild(x, sm);
     while (sm->now < limit && sm->live && !x->faulted) {
         x->cycle = sm->now;

@@ -226,11 +226,20 @@ VEC_AVX2 static void store32_avx2(uint8_t *dst, const uint64_t *s)
 #endif
 
 static int vec_mode = -1;
+#ifdef VEC_X86
+static bool have_avx2; /* the host's, asked once before main (use_avx2 runs for every row) */
+
+__attribute__((constructor)) static void vec_host(void)
+{
+    __builtin_cpu_init();
+    have_avx2 = __builtin_cpu_supports("avx2");
+}
+#endif
 
 static bool use_avx2(void)
 {
 #ifdef VEC_X86
-    return vec_mode != 0 && __builtin_cpu_supports("avx2");
+    return vec_mode != 0 && have_avx2;
 #else
     return false;
 #endif

@@ -1,5 +1,6 @@
-/* sweep_fixture.h: what test_timing_identical.c and test_timing_defer.c
- * share to run every entry of every kernel in tests/kernels/ -- a buffer of
+/* sweep_fixture.h: what test_timing_identical.c, test_timing_defer.c,
+ * test_pack.c and test_memrow.c share to run every entry of every kernel in
+ * tests/kernels/ (and the lessons: sweep_compare_switch) -- a buffer of
  * BUF bytes for each pointer parameter, filled afresh before each launch
  * with small non-negative ints, 64 for every other parameter, and the
  * outcome: status, statistics, fault, printf text and every buffer.
@@ -8,6 +9,8 @@
 #define WARPSIM_TEST_SWEEP_FIXTURE_H
 
 #include <dirent.h>
+
+#include "device_int.h"
 
 #define DIR_KERNELS "tests/kernels"
 #define BUF 65536
@@ -152,6 +155,90 @@ static inline bool sweep_next_ptx(DIR *d, char path[512])
         }
     }
     return false;
+}
+
+/* The .ptx files the sweep runs: tests/kernels/ and every lesson's. */
+static inline int sweep_files(char (*paths)[512], int cap)
+{
+    int n = 0;
+    DIR *d = opendir(DIR_KERNELS);
+    if (!d)
+        fail_msg("cannot open %s (run from the repository root)", DIR_KERNELS);
+    while (n < cap && sweep_next_ptx(d, paths[n]))
+        n++;
+    closedir(d);
+    if (!(d = opendir("lessons")))
+        fail_msg("cannot open lessons (run from the repository root)");
+    for (struct dirent *e; n < cap && (e = readdir(d));)
+        if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
+            snprintf(paths[n], 512, "lessons/%s/kernel.ptx", e->d_name);
+            FILE *f = fopen(paths[n], "rb");
+            if (f) {
+                fclose(f);
+                n++;
+            }
+        }
+    closedir(d);
+    return n;
+}
+
+typedef struct {
+    int schedule;
+    unsigned grid;
+} SweepRun;
+
+/* Every entry of every sweep file, runs[0..nruns) each, on two devices
+ * (dev and one of its own) with the same launches in the same order, so
+ * that their heaps evolve alike: with the switch var off ("0") on dev --
+ * while the modules load and while they run -- and unset on the other;
+ * each pair of outcomes the same (sweep_expect_same).  Returns the launches
+ * compared, *files the files. */
+static inline int sweep_compare_switch(const char *var, const SweepRun *runs, int nruns, int *files)
+{
+    SimError err;
+    Device *off = dev, *on = device_open_sim("sm_90", &err);
+    assert_non_null(on);
+    static char paths[128][512];
+    int compared = 0;
+    *files = sweep_files(paths, 128);
+    for (int i = 0; i < *files; i++) {
+        dev = off;
+        setenv(var, "0", 1);
+        DeviceModule *ma = load_file(paths[i]);
+        unsetenv(var);
+        dev = on;
+        DeviceModule *mb = load_file(paths[i]);
+        for (int f = 0; f < ma->ptx->n_funcs; f++) {
+            const char *entry = ma->ptx->funcs[f].name;
+            if (!ma->ptx->funcs[f].is_entry || !sweep_fits(ma, entry))
+                continue;
+            DevicePtr pa[64] = {0}, pb[64] = {0};
+            dev = off;
+            alloc_args(ma, entry, pa);
+            dev = on;
+            alloc_args(mb, entry, pb);
+            for (int r = 0; r < nruns; r++) {
+                dev = off;
+                Outcome a = sweep_run_switch(var, false, ma, entry, pa, runs[r].grid, false, runs[r].schedule, 7);
+                dev = on;
+                Outcome b = sweep_run_switch(var, true, mb, entry, pb, runs[r].grid, false, runs[r].schedule, 7);
+                char what[700];
+                snprintf(what, sizeof what, "%.400s %.200s grid %u schedule %d", paths[i], entry, runs[r].grid,
+                         runs[r].schedule);
+                sweep_expect_same(what, &a, &b);
+                compared++;
+                outcome_free(&a);
+                outcome_free(&b);
+            }
+            dev = off;
+            free_args(ma, entry, pa);
+            dev = on;
+            free_args(mb, entry, pb);
+        }
+    }
+    dev = off;
+    device_close(on);
+    return compared;
 }
 
 #endif

@@ -102,83 +102,12 @@ static void test_the_reductions_registers_fit_a_quarter_of_the_slots(void **s)
     mem_free_all(mem);
 }
 
-/* The .ptx files the sweep runs: tests/kernels/ and every lesson's. */
-static int sweep_files(char (*paths)[512], int cap)
-{
-    int n = 0;
-    DIR *d = opendir(DIR_KERNELS);
-    if (!d)
-        fail_msg("cannot open %s (run from the repository root)", DIR_KERNELS);
-    while (n < cap && sweep_next_ptx(d, paths[n]))
-        n++;
-    closedir(d);
-    if (!(d = opendir("lessons")))
-        fail_msg("cannot open lessons (run from the repository root)");
-    for (struct dirent *e; n < cap && (e = readdir(d));)
-        if (e->d_name[0] >= '0' && e->d_name[0] <= '9') {
-            snprintf(paths[n], 512, "lessons/%s/kernel.ptx", e->d_name);
-            FILE *f = fopen(paths[n], "rb");
-            if (f) {
-                fclose(f);
-                n++;
-            }
-        }
-    closedir(d);
-    return n;
-}
-
-/* Each way on its own device, the same launches in the same order on
- * both, so that the device heaps evolve alike. */
 static void test_every_kernel_runs_the_same_packed_and_named(void **s)
 {
     (void)s;
-    SimError err;
-    Device *named = dev, *packed = device_open_sim("sm_90", &err);
-    assert_non_null(packed);
-    static char paths[128][512];
-    int files = sweep_files(paths, 128), compared = 0;
-    static const struct {
-        int schedule;
-        unsigned grid;
-    } runs[] = {{DEVICE_SCHED_ROUNDROBIN, 4}, {DEVICE_SCHED_ROUNDROBIN, 300}, {DEVICE_SCHED_RANDOM, 4},
-                {DEVICE_SCHED_ADVERSARIAL, 4}};
-    for (int i = 0; i < files; i++) {
-        dev = named;
-        DeviceModule *ma = load_file(paths[i]);
-        dev = packed;
-        DeviceModule *mb = load_file(paths[i]);
-        for (int f = 0; f < ma->ptx->n_funcs; f++) {
-            const char *entry = ma->ptx->funcs[f].name;
-            if (!ma->ptx->funcs[f].is_entry || !sweep_fits(ma, entry))
-                continue;
-            DevicePtr pa[64] = {0}, pb[64] = {0};
-            dev = named;
-            alloc_args(ma, entry, pa);
-            dev = packed;
-            alloc_args(mb, entry, pb);
-            for (size_t r = 0; r < sizeof runs / sizeof runs[0]; r++) {
-                dev = named;
-                Outcome a = sweep_run_switch("WARPSIM_PACK", false, ma, entry, pa, runs[r].grid, false,
-                                             runs[r].schedule, 7);
-                dev = packed;
-                Outcome b = sweep_run_switch("WARPSIM_PACK", true, mb, entry, pb, runs[r].grid, false,
-                                             runs[r].schedule, 7);
-                char what[700];
-                snprintf(what, sizeof what, "%.400s %.200s grid %u schedule %d", paths[i], entry, runs[r].grid,
-                         runs[r].schedule);
-                sweep_expect_same(what, &a, &b);
-                compared++;
-                outcome_free(&a);
-                outcome_free(&b);
-            }
-            dev = named;
-            free_args(ma, entry, pa);
-            dev = packed;
-            free_args(mb, entry, pb);
-        }
-    }
-    dev = named;
-    device_close(packed);
+    static const SweepRun runs[] = {{DEVICE_SCHED_ROUNDROBIN, 4}, {DEVICE_SCHED_ROUNDROBIN, 300},
+                                    {DEVICE_SCHED_RANDOM, 4}, {DEVICE_SCHED_ADVERSARIAL, 4}};
+    int files, compared = sweep_compare_switch("WARPSIM_PACK", runs, 4, &files);
     print_message("%d files: %d launches the same packed and named\n", files, compared);
     assert_true(files >= 50);
     assert_true(compared >= 600);
