@@ -84,7 +84,8 @@ bool exec_barrier_try_release(Exec *x, Block *blk, int id)
                     w->p[bi->pd] = (w->p[bi->pd] & ~(1u << l)) | ((uint32_t)v << l);
                 }
             }
-            exec_warp_diverge(w);
+            if (w->conv)
+                exec_warp_diverge(w);
             w->barwait &= ~rel;
             bool alone = !w->run; /* the released lanes are all it runs */
             if (alone)

@@ -23,14 +23,16 @@
  *   a launch  exec_run.c (memory, registers, exec_launch) -> exec_sched.c
  *             (blocks on SMs, which warp issues; the timing model's picks)
  *             -> exec_issue.c (one instruction of a warp, a burst;
- *             exec_issue.h) -> exec_sync.c (warp-synchronous waits) ->
+ *             exec_issue.h; the burst's loop is exec_burst.h's, inline in
+ *             exec_sched.c's pick) -> exec_sync.c (warp-synchronous waits) ->
  *             exec_lanes.c (lane groups, PCs); exec_barrier.c (block
  *             barriers) is called by exec_sched.c and the bar.sync handlers
  *             in exec_ctrl.c (exec_bar_whole: a whole warp's, from the burst)
  *             exec_sched.c's rounds may run through exec_par.c (SMs on
  *             several threads; exec_par_mem.c its notes of memory), which
  *             runs each SM through the slice function exec_sched.c hands it;
- *             exec_mem.c's ld and st try exec_memfast.c's whole-warp path;
+ *             exec_mem.c's ld and st (and its handlers of the commonest
+ *             accesses) try exec_memfast.c's whole-warp path (exec_memfast.h);
  *             the decoders pick exec_vec.c's and exec_vec_int.c's handlers
  *             for the host's vector unit (exec_vec.h)
  *   leaves    exec_mem.c (addresses; exec_printf.c reads through it),

@@ -4,13 +4,15 @@
  * keeps looping yields to the others every SPIN_YIELD backward branches, so
  * a lane spinning on a flag another lane of its warp sets still makes
  * progress, as on Volta and later; under the pre-Volta stack model it never
- * yields.  exec_issue_burst issues a scheduler's burst, the converged
- * common cases inline; a diverged warp remembers its next group while it
- * stays below the rest (group_keep).  Also a warp's start in a block slot
+ * yields.  A scheduler's burst runs in exec_burst.h's loop (the converged
+ * common cases inline); a diverged warp remembers its next group while it
+ * stays below the rest, and when its groups meet (exec_group_keep).  Also a
+ * warp's start in a block slot
  * (clearing only the registers exec_regs.c names).  Called by exec_sched.c;
  * calls exec_lanes.c, exec_sync.c (warp-synchronous waits), the handlers
  * through SimInst.fn, exec_trace.c and exec_fault.c. */
 #include "exec_int.h"
+#include "exec_burst.h"
 #include "exec_issue.h"
 #include "exec_lanes.h"
 #include "exec_vec.h"
@@ -65,33 +67,13 @@ void exec_budget_fault(Exec *x, Warp *w, const SimInst *in, uint32_t m)
                "DeviceLaunch.inst_budget)", (unsigned long long)x->stats->warp_insts);
 }
 
-/* Lanes m run the n instructions from in on (n <= in->straight or, while
- * the rest of the block waits, in->straight_blk; the budget not reached by
- * them): what exec_issue does for each, less what none of them needs
- * (guards, flow, traces, the budget), stopping after one that faults; the
- * caller moves the pcs.  Returns how many ran. */
-__attribute__((always_inline)) static inline uint64_t straight_run(Exec *x, Warp *w, const SimInst *in, uint32_t m,
-                                                                 uint64_t n)
-{
-    uint64_t i = 0;
-    while (i < n) {
-        in[i].fn(x, w, &in[i], m);
-        i++;
-        if (x->faulted)
-            break;
-    }
-    x->stats->warp_insts += i;
-    x->stats->thread_insts += i * (uint64_t)exec_popc(m);
-    return i;
-}
-
 /* A diverged warp's group (lanes m) moved on to gpc, every other runnable
  * lane being at `above` or higher (all at above when `all`): while gpc is
  * below them and no yield is pending, it is the next group too -- kept, so
  * that its next issue need not look at every lane's pc again (Warp.gok 1);
  * when it reached them and they are all there, the groups met: the next
  * issue converges (Warp.gok 2), with no look either. */
-static void group_keep(Warp *w, int32_t gpc, uint32_t m, int32_t above, bool all)
+void exec_group_keep(Warp *w, int32_t gpc, uint32_t m, int32_t above, bool all)
 {
     if (w->conv || w->yield_pc >= 0)
         return;
@@ -113,9 +95,9 @@ static void group_keep(Warp *w, int32_t gpc, uint32_t m, int32_t above, bool all
  * when its instruction is plain with flow NEXT: exec_issue's work for that
  * case, without its look for the group -- and with a straight run
  * (SimInst.straight) up to room more, while the group stays below the other
- * lanes, as straight_run does for a converged warp.  Returns how many
+ * lanes, as exec_straight_run does for a converged warp.  Returns how many
  * instructions it issued, 0 when the case is not that one. */
-static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
+uint64_t exec_kept_group(Exec *x, Warp *w, uint64_t room, int alone)
 {
     if (w->gok != 1 || w->grun != w->run || w->yield_pc >= 0 || w->gmask == w->run || x->trace)
         return 0;
@@ -130,7 +112,7 @@ static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
     if (n > room)
         n = room;
     if (n > 1 && st->warp_insts + n < x->budget) { /* unguarded, no budget fault among them */
-        i = straight_run(x, w, in, m, n);
+        i = exec_straight_run(x, w, in, m, n);
     } else {
         uint32_t em = exec_guard_mask(w, in, m);
         st->warp_insts++;
@@ -145,105 +127,22 @@ static uint64_t kept_group(Exec *x, Warp *w, uint64_t room, int alone)
     w->gpc += (int32_t)i;
     if (w->gpc >= w->gabove) { /* group_keep: it is the next group while below the rest */
         w->gok = 0;
-        group_keep(w, w->gpc, m, w->gabove, w->gall); /* (met, or nothing kept) */
+        exec_group_keep(w, w->gpc, m, w->gabove, w->gall); /* (met, or nothing kept) */
     }
     return i;
 }
 
-/* A converged warp's bra (flow BRANCH) at w->upc, lanes m (all it runs),
- * em of them taking it: the pcs move (its handler does nothing,
- * SimInst.jumps).  true when the warp diverged: then the group at the lower
- * pc is the next (what exec_next_group_above would find), kept, and the
- * caller ends the burst, as exec_burst_goes_on would for a warp with no
- * kept group. */
-__attribute__((always_inline)) static inline bool branch_conv(Exec *x, Warp *w, const SimInst *in, uint32_t m,
-                                                              uint32_t em)
-{
-    if (em == m) {
-        w->upc = in->target;
-        return false;
-    }
-    if (em == 0) {
-        w->upc++;
-        return false;
-    }
-    int32_t pc = w->upc, t = in->target;
-    for (uint32_t r = m; r; r &= r - 1) {
-        int l = __builtin_ctz(r);
-        w->pc[l] = (em >> l & 1) ? t : pc + 1;
-    }
-    w->conv = false;
-    w->gok = 0;
-    x->stats->divergent_branches++;
-    if (t > pc + 1) /* forward: the lanes falling through first */
-        group_keep(w, pc + 1, m & ~em, t, true);
-    else if (t < pc + 1)
-        group_keep(w, t, em, pc + 1, true);
-    return true;
-}
-
-/* exec_issue_burst's loop, k instructions issued already. */
+/* exec_issue_burst's loop, k instructions issued already (exec_burst.h's,
+ * for a diverged warp's burst and exec_sched.c's stepped path). */
 uint64_t exec_burst_loop(Exec *x, Warp *w, uint64_t k, uint64_t max)
 {
-    const SimInst *insts = x->insts;
-    DeviceStats *st = x->stats;
-    int alone = -1; /* exec_burst_goes_on's look, once a burst (1: the
-                       block's shared accesses join straight runs) */
-    for (;;) {
-        const SimInst *in = &insts[w->upc];
-        uint64_t n, j;
-        if (!w->conv) {
-            n = kept_group(x, w, max - k, alone);
-            k += n ? n : exec_issue(x, w);
-        } else if (!in->plain) { /* everything else: exec_issue */
-            k += in->cta_sync && !x->trace && exec_bar_whole(x, w, in) ? 1 : exec_issue(x, w);
-        } else if ((n = alone == 1 ? in->straight_blk : in->straight) + (j = in->jumps >> (alone == 1) & 1) > 1 &&
-                   !x->trace && st->warp_insts + n + j < x->budget) {
-            uint64_t ran = straight_run(x, w, in, w->run, n < max - k ? n : max - k);
-            w->upc += (int32_t)ran;
-            k += ran;
-            if (j && ran == n && k < max && !x->faulted) { /* the bra that ends the run */
-                const SimInst *b = &insts[w->upc];
-                uint32_t m = w->run, em = exec_guard_mask(w, b, m);
-                st->warp_insts++;
-                st->thread_insts += (uint64_t)exec_popc(em);
-                k++;
-                if (branch_conv(x, w, b, m, em))
-                    return k;
-            }
-        } else { /* exec_issue's converged FLOW_NEXT and FLOW_BRANCH cases, inline */
-            uint32_t m = w->run, em = exec_guard_mask(w, in, m);
-            if (x->trace)
-                exec_trace_issue(x, w, in, m);
-            st->warp_insts++;
-            st->thread_insts += (uint64_t)exec_popc(em);
-            if (em)
-                in->fn(x, w, in, em);
-            if (in->flow == SIM_FLOW_NEXT) {
-                if (w->conv)
-                    w->upc++;
-                else
-                    for (uint32_t r = m; r; r &= r - 1)
-                        w->pc[__builtin_ctz(r)]++;
-            } else if (branch_conv(x, w, in, m, em)) {
-                k++;
-                if (!x->faulted && st->warp_insts >= x->budget)
-                    exec_budget_fault(x, w, in, m);
-                return k;
-            }
-            k++;
-            if (!x->faulted && st->warp_insts >= x->budget)
-                exec_budget_fault(x, w, in, m);
-        }
-        if (!w->run || x->faulted || (k && (k >= max || !exec_burst_goes_on(x, w, insts, &alone))))
-            return k;
-    }
+    return exec_burst_run(x, w, k, max);
 }
 
 uint64_t exec_issue_burst_diverged(Exec *x, Warp *w, uint64_t max)
 {
     /* its first group without the loop's set-up */
-    uint64_t k = kept_group(x, w, max, -1);
+    uint64_t k = exec_kept_group(x, w, max, -1);
     int alone = -1;
     if (!k)
         k = exec_issue(x, w);
@@ -312,7 +211,7 @@ bool exec_issue(Exec *x, Warp *w)
         } else {
             for (uint32_t r = m; r; r &= r - 1)
                 w->pc[__builtin_ctz(r)]++;
-            group_keep(w, pc + 1, m, above, all);
+            exec_group_keep(w, pc + 1, m, above, all);
         }
     } else if (in->flow == SIM_FLOW_BRANCH) {
         if (em)
@@ -342,7 +241,7 @@ bool exec_issue(Exec *x, Warp *w)
                 w->yield_pc = in->target;
             }
             if (em == m || em == 0)
-                group_keep(w, em ? in->target : pc + 1, m, above, all);
+                exec_group_keep(w, em ? in->target : pc + 1, m, above, all);
         }
     } else {
         exec_warp_diverge(w);

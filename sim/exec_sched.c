@@ -35,6 +35,7 @@
  * the launch runs again here on one thread. */
 #include "exec_cluster.h"
 #include "exec_int.h"
+#include "exec_burst.h"
 #include "exec_issue.h"
 #include "exec_par.h"
 #include "exec_race.h"
@@ -195,7 +196,7 @@ static void block_retire(Exec *x, Block *b)
 static void block_stalled(Exec *x, Block *b)
 {
     for (int id = 0; id < 16; id++) {
-        if (exec_barrier_try_release(x, b, id))
+        if (b->bar[id].arrived && exec_barrier_try_release(x, b, id)) /* (none arrived: none to release) */
             return;
         if (x->faulted)
             return;
@@ -389,7 +390,7 @@ static bool sm_cycle_rr(Exec *x, SimSM *sm)
         sm->last[q] = k;
         Warp *w = sm->wl[q + 4 * k];
         uint64_t bars = x->stats->barriers;
-        uint64_t n = exec_issue_burst(x, w, BURST_MAX);
+        uint64_t n = w->conv ? exec_burst_run(x, w, 0, BURST_MAX) : exec_issue_burst_diverged(x, w, BURST_MAX);
         uint64_t busy = sm->busy[q] = cyc + (n ? n : 1);
         Block *b = w->blk;
         int i = b->wl + w->id; /* its place in wl */
