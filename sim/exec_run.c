@@ -20,9 +20,14 @@ typedef struct {
     uint32_t specials;    /* special register slots named (bit per SLOT_*) */
 } RegSpan;
 
-static void span_add(int32_t s, RegSpan *sp)
+/* Slot s, read (src) or written: the span, and a special register read
+ * (warp_setup and exec_warp_init write those in use).  A destination is
+ * never a special; in a predicate's instruction it is a predicate index,
+ * which must not count as one (a setp's %p3 would have every warp fill
+ * %ctaid.z's row at its start). */
+static void span_add(int32_t s, RegSpan *sp, bool src)
 {
-    if (s >= 0 && s < SLOT_COUNT) /* specials: warp_setup writes those in use */
+    if (src && s >= 0 && s < SLOT_COUNT)
         sp->specials |= 1u << s;
     if (s < SLOT_COUNT) /* constants, none */
         return;
@@ -53,13 +58,13 @@ static bool launch_reg_span(Exec *x)
             continue;
         for (int pc = p->funcs[f].entry_pc; pc < p->funcs[f].end_pc; pc++) {
             const SimInst *in = &x->insts[pc];
-            span_add(in->d, &sp); /* a predicate index here only widens it */
-            span_add(in->d2, &sp);
-            span_add(in->base, &sp);
+            span_add(in->d, &sp, false); /* a predicate index here only widens it */
+            span_add(in->d2, &sp, false);
+            span_add(in->base, &sp, true);
             for (int k = 0; k < 4; k++) {
                 if (k > 0 || in->fn != exec_mov_sreg_fn()) /* that mov reads Exec.sregs */
-                    span_add(in->s[k], &sp);
-                span_add(in->vd[k], &sp);
+                    span_add(in->s[k], &sp, true);
+                span_add(in->vd[k], &sp, true); /* (a store's sources) */
             }
         }
     }

@@ -602,6 +602,44 @@ static void test_ptx_setp_half_boolop_writes_p_and_q(void **s)
     assert_int_equal(out[5], 0); /* high halves: 2 < 1 is false */
 }
 
+/* ---- special registers ------------------------------------------------- */
+
+/* Special registers read directly as operands (not through mov), in a 3-D
+ * grid with more blocks than the SMs hold at once, so that each block slot
+ * takes several blocks and its warps' %ctaid rows must be written again for
+ * each; %p7 is a predicate whose index is %ctaid.y's slot number, which must
+ * not count as a special register read (exec_run.c's span_add). */
+static const char sregs_direct_ptx[] =
+    PTX_HEAD
+    ".visible .entry k(.param .u64 out)\n{\n.reg .pred %p<8>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [out];\ncvta.to.global.u64 %rd1, %rd1;\n"
+    "setp.eq.u32 %p7, %tid.x, 0;\n"
+    "mad.lo.u32 %r1, %ctaid.z, %nctaid.y, %ctaid.y;\nmad.lo.u32 %r1, %r1, %nctaid.x, %ctaid.x;\n"
+    "mad.lo.u32 %r2, %r1, %ntid.x, %tid.x;\n"
+    "selp.u32 %r3, 1000000000, 0, %p7;\nadd.u32 %r4, %r2, %r3;\n"
+    "mad.lo.u32 %r5, %ctaid.z, 100, %laneid;\n"
+    "mul.wide.u32 %rd2, %r2, 8;\nadd.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.v2.u32 [%rd3], {%r4, %r5};\nret;\n}\n";
+
+static void test_ptx_special_registers_as_operands_in_every_block_of_a_slot(void **s)
+{
+    (void)s;
+    enum { GX = 25, GY = 30, GZ = 2, B = 256, N = GX * GY * GZ * B };
+    DeviceModule *m = load_text("sregs_direct.ptx", sregs_direct_ptx);
+    static uint32_t out[N * 2];
+    DevicePtr dout = dalloc(sizeof out);
+    SimError err;
+    DeviceLaunch cfg = {.grid = {GX, GY, GZ}, .block = {B, 1, 1}};
+    assert_int_equal(device_launch(m, "k", &cfg, (void *[]){&dout}, NULL, &fault, &err), SIM_OK);
+    down(out, dout, sizeof out);
+    for (uint32_t g = 0; g < N; g++) {
+        uint32_t blk = g / B, t = g % B, z = blk / (GX * GY);
+        uint32_t want0 = g + (t == 0 ? 1000000000u : 0), want1 = z * 100 + t % 32;
+        if (out[2 * g] != want0 || out[2 * g + 1] != want1)
+            fail_msg("thread %u of block %u: %u %u, want %u %u", t, blk, out[2 * g], out[2 * g + 1], want0, want1);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -620,6 +658,8 @@ int main(void)
         T(test_ptx_cp_async_mbarrier_arrive_counts_only_with_noinc),
         T(test_ptx_simd_video4_bytewise_against_c_reference),
 #undef T
+        cmocka_unit_test_setup_teardown(test_ptx_special_registers_as_operands_in_every_block_of_a_slot,
+                                        harness_setup_sim, harness_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
