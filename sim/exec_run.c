@@ -205,6 +205,7 @@ enum { ARENA_WARPS, ARENA_PREDS, ARENA_SHARED, ARENA_LOCAL, ARENA_TPARAM, ARENA_
 struct ExecArena {
     int nslots, nsm, per_sm, nwarps, nthreads;
     int32_t reg_lo, reg_hi;
+    bool specials;           /* the kernel reads special registers from slots (Exec.specials) */
     int n_preds;
     uint64_t shared_size, local_size, tparam_size;
     Block *blocks;
@@ -219,7 +220,8 @@ struct ExecArena {
 static bool arena_fits(const ExecArena *a, const ExecArena *s)
 {
     return a->nslots == s->nslots && a->nsm == s->nsm && a->per_sm == s->per_sm && a->nwarps == s->nwarps &&
-           a->nthreads == s->nthreads && a->reg_lo == s->reg_lo && a->reg_hi == s->reg_hi && a->n_preds == s->n_preds &&
+           a->nthreads == s->nthreads && a->reg_lo == s->reg_lo && a->reg_hi == s->reg_hi &&
+           a->specials == s->specials && a->n_preds == s->n_preds &&
            a->shared_size == s->shared_size && a->local_size == s->local_size && a->tparam_size == s->tparam_size;
 }
 
@@ -250,14 +252,19 @@ void exec_arena_free(ExecArena *a)
 /* The distance in register slots between one warp's registers and the
  * next's.  A warp uses slots [0, SLOT_COUNT) (special registers) and
  * [lo, hi) (the kernel's); the slots between belong to other kernels of the
- * module and are never touched.  Rather than leave that gap empty in every
+ * module and are never touched.  A kernel that reads no special register
+ * from a slot (Exec.specials: its specials come through mov, from
+ * Exec.sregs) needs only [lo, hi): its warps' registers follow each other
+ * back to back, an SM's in one run of memory.  Rather than leave that gap empty in every
  * warp, warps follow each other every T slots with T chosen so that each
  * warp's kernel registers fall into the gaps of the warps after it: the
  * specials of every warp sit at [0, SLOT_COUNT) modulo T, the kernel's at
  * [lo mod T, lo mod T + hi - lo), and the two never overlap. */
-static size_t warp_stride(int32_t lo, int32_t hi)
+static size_t warp_stride(int32_t lo, int32_t hi, bool specials)
 {
     size_t s = SLOT_COUNT, u = hi > lo ? (size_t)(hi - lo) : 0;
+    if (!specials) /* no special register read from a slot: the kernel's slots back to back */
+        return u ? u : 1;
     if (!u)
         return s;
     for (size_t t = s + u; t <= 2 * (s + u); t++) {
@@ -310,7 +317,7 @@ static ExecArena *arena_new(const ExecArena *shape)
     /* the registers of every warp in one mapping, warp after warp
      * (warp_stride): thousands of resident warps touch their registers in
      * turn, and packed they take the fewest pages */
-    size_t stride = warp_stride(a->reg_lo, a->reg_hi) * WARP, nw = (size_t)a->nslots * (size_t)a->nwarps;
+    size_t stride = warp_stride(a->reg_lo, a->reg_hi, a->specials) * WARP, nw = (size_t)a->nslots * (size_t)a->nwarps;
     a->regs_bytes = ((nw ? nw - 1 : 0) * stride + (size_t)a->reg_hi * WARP) * sizeof(uint64_t) + 1;
     a->regs = mmap(NULL, a->regs_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (a->regs == MAP_FAILED) {
@@ -503,7 +510,8 @@ SimStatus exec_launch(SimProgram *prog, Memory *mem, int fidx, const DeviceLaunc
     if (!launch_reg_span(&x))
         goto done;
     ExecArena shape = {.nslots = x.nslots, .nsm = x.nsm, .per_sm = x.per_sm, .nwarps = x.nwarps,
-                       .nthreads = x.nthreads, .reg_lo = x.reg_lo, .reg_hi = x.reg_hi, .n_preds = prog->n_preds,
+                       .nthreads = x.nthreads, .reg_lo = x.reg_lo, .reg_hi = x.reg_hi,
+                       .specials = x.specials != 0, .n_preds = prog->n_preds,
                        .shared_size = x.shared_size, .local_size = prog->local_size,
                        .tparam_size = prog->tparam_size};
     rc = SIM_ERR_FAULT;

@@ -56,7 +56,7 @@ static DevicePtr dalloc(size_t bytes, const void *init)
 }
 
 /* Launches of each kernel by bench(): untimed twice, timed twice. */
-#define WARM_RUNS 3 /* untimed launches after the first; the quickest is compared with plain C (best of its runs too) */
+#define WARM_RUNS 5 /* untimed launches after the first; the quickest is compared with plain C (best of its runs too: 3 or 5) */
 #define BENCH_RUNS (1 + WARM_RUNS + 2)
 
 /* Launch kernel, print its rate; returns its stats (the untimed second
