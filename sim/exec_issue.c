@@ -217,19 +217,11 @@ bool exec_issue(Exec *x, Warp *w)
         if (em)
             in->fn(x, w, in, em); /* e.g. counts; the move is done here */
         if (w->conv) {
-            if (em == m) {
-                w->upc = in->target;
-            } else if (em == 0) {
-                w->upc++;
-            } else {
-                for (uint32_t r = m; r; r &= r - 1) {
-                    int l = __builtin_ctz(r);
-                    w->pc[l] = (em >> l & 1) ? in->target : pc + 1;
-                }
-                w->conv = false;
-                w->gok = false;
-                st->divergent_branches++;
-            }
+            /* as a burst's bra, but the group it keeps is let go: the caller's
+             * exec_burst_goes_on would go on with it, and a burst ends where a
+             * warp diverges (the stepper's issues too) */
+            if (exec_branch_conv(x, w, in, m, em))
+                w->gok = 0;
         } else {
             for (uint32_t r = m; r; r &= r - 1) {
                 int l = __builtin_ctz(r);

@@ -201,11 +201,12 @@ static void ex_ld(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 }
 
 /* The commonest loads and stores as handlers of their own (the decoder
- * picks them by space, size and operands): a whole warp's 4-byte row of
- * shared memory and a kernel parameter, what ex_ld and ex_st do for them
- * without their calls and looks (count's, the one-lane case, the order of
- * exec_ld_fast's tests).  Anything else -- a lane off, an address out of
- * the row, a trace or race check watching -- goes to ex_ld or ex_st. */
+ * picks them by space, size and operands): 4-byte elements of shared
+ * memory one after another for a whole warp, one lane or any group of
+ * lanes, and a kernel parameter -- what ex_ld and ex_st do for them without
+ * their calls and looks (count's, the order of exec_ld_fast's tests).
+ * Anything else -- an address out of the row or shared memory, a trace or
+ * race check watching -- goes to ex_ld or ex_st. */
 static void ex_ld_row(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     uint8_t *row;
@@ -246,38 +247,6 @@ static void ex_ld_kparam(Exec *x, Warp *w, const SimInst *in, uint32_t m)
         ex_ld(x, w, in, m);
 }
 
-static void ex_st(Exec *x, Warp *w, const SimInst *in, uint32_t m);
-
-/* Whether the decoder picks the handlers above (WARPSIM_MEMROW=0: ex_ld
- * and ex_st for every access, as tests/test_memrow.c compares). */
-static bool rows_wanted(void)
-{
-    const char *env = getenv("WARPSIM_MEMROW");
-    return !env || strcmp(env, "0") != 0;
-}
-
-static void ex_st_row(Exec *x, Warp *w, const SimInst *in, uint32_t m)
-{
-    uint8_t *row;
-    if (x->trace || x->race) {
-        ex_st(x, w, in, m);
-    } else if (exec_shared_row(x, w, in, m, &row)) {
-        x->stats->shared_stores += WARP;
-        exec_vec_store32(row, exec_src(x, w, in->s[0]));
-    } else if (exec_shared_lanes(x, w, in, m, &row)) { /* (one element each: no overlap, any order) */
-        const uint64_t *v = exec_src(x, w, in->s[0]);
-        int lo = __builtin_ctz(m), n = 0;
-        for (uint32_t r = m; r; r &= r - 1, n++) {
-            int l = __builtin_ctz(r);
-            uint32_t t = (uint32_t)v[l];
-            memcpy(row + 4 * (l - lo), &t, sizeof t);
-        }
-        x->stats->shared_stores += (uint64_t)n;
-    } else {
-        ex_st(x, w, in, m);
-    }
-}
-
 static void ex_st(Exec *x, Warp *w, const SimInst *in, uint32_t m)
 {
     unsigned sz = in->size;
@@ -299,6 +268,28 @@ static void ex_st(Exec *x, Warp *w, const SimInst *in, uint32_t m)
             for (int k = 0; k < in->vec; k++)
                 store_val(p + k * sz, sz, exec_src(x, w, in->vd[k])[l]);
         }
+    }
+}
+
+static void ex_st_row(Exec *x, Warp *w, const SimInst *in, uint32_t m)
+{
+    uint8_t *row;
+    if (x->trace || x->race) {
+        ex_st(x, w, in, m);
+    } else if (exec_shared_row(x, w, in, m, &row)) {
+        x->stats->shared_stores += WARP;
+        exec_vec_store32(row, exec_src(x, w, in->s[0]));
+    } else if (exec_shared_lanes(x, w, in, m, &row)) { /* (one element each: no overlap, any order) */
+        const uint64_t *v = exec_src(x, w, in->s[0]);
+        int lo = __builtin_ctz(m), n = 0;
+        for (uint32_t r = m; r; r &= r - 1, n++) {
+            int l = __builtin_ctz(r);
+            uint32_t t = (uint32_t)v[l];
+            memcpy(row + 4 * (l - lo), &t, sizeof t);
+        }
+        x->stats->shared_stores += (uint64_t)n;
+    } else {
+        ex_st(x, w, in, m);
     }
 }
 
@@ -444,6 +435,14 @@ static bool has_cache_hint(const DecodeCtx *c)
         if (!strcmp(c->pi->mods[i], "L2::cache_hint"))
             return true;
     return false;
+}
+
+/* Whether the decoder picks the handlers above (WARPSIM_MEMROW=0: ex_ld
+ * and ex_st for every access, as tests/test_memrow.c compares). */
+static bool rows_wanted(void)
+{
+    const char *env = getenv("WARPSIM_MEMROW");
+    return !env || strcmp(env, "0") != 0;
 }
 
 SimStatus dec_mem(DecodeCtx *c)

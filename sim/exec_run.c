@@ -255,11 +255,13 @@ void exec_arena_free(ExecArena *a)
  * module and are never touched.  A kernel that reads no special register
  * from a slot (Exec.specials: its specials come through mov, from
  * Exec.sregs) needs only [lo, hi): its warps' registers follow each other
- * back to back, an SM's in one run of memory.  Rather than leave that gap empty in every
- * warp, warps follow each other every T slots with T chosen so that each
- * warp's kernel registers fall into the gaps of the warps after it: the
- * specials of every warp sit at [0, SLOT_COUNT) modulo T, the kernel's at
- * [lo mod T, lo mod T + hi - lo), and the two never overlap. */
+ * back to back, an SM's in one run of memory, with nothing between that the
+ * host's prefetchers would fetch in vain.  Otherwise, rather than leave the
+ * gap empty in every warp, warps follow each other every T slots with T
+ * chosen so that each warp's kernel registers fall into the gaps of the
+ * warps after it: the specials of every warp sit at [0, SLOT_COUNT) modulo
+ * T, the kernel's at [lo mod T, lo mod T + hi - lo), and the two never
+ * overlap. */
 static size_t warp_stride(int32_t lo, int32_t hi, bool specials)
 {
     size_t s = SLOT_COUNT, u = hi > lo ? (size_t)(hi - lo) : 0;

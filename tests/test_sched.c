@@ -211,6 +211,85 @@ static void test_shared_accesses_join_a_burst_while_the_block_waits(void **s)
     assert_int_equal(block_switches(1), 13);
 }
 
+/* ---- a stepper that only watches changes nothing --------------------------
+ * A launch with on_issue issues one instruction at a time through exec_issue
+ * (and the named registers); without it, bursts run exec_burst.h's loop,
+ * which takes straight runs with the bra ending them, whole-warp barrier
+ * arrivals, a diverged warp's kept group and the groups' meeting, and
+ * shared accesses while the rest of the block waits.  Both must make the
+ * same bursts: every statistic, the cycles first, the same. */
+static int watch_only(void *user, const struct SimView *v, uint64_t block, int warp)
+{
+    (void)v, (void)block, (void)warp;
+    ++*(uint64_t *)user;
+    return 0; /* SIM_VIEW_CONTINUE */
+}
+
+static void run_watched(const char *file, const char *entry, unsigned grid, unsigned block, void **args,
+                        DevicePtr out, size_t out_bytes, bool watched, DeviceStats *st, uint8_t *result)
+{
+    DeviceModule *m = load_file(file);
+    SimError err;
+    DeviceFault f;
+    uint64_t issues = 0;
+    memset(result, 0, out_bytes); /* the output cleared: each run writes its own */
+    assert_int_equal(device_memcpy_htod(dev, out, result, out_bytes, &err), SIM_OK);
+    DeviceLaunch cfg = {.grid = {grid, 1, 1}, .block = {block, 1, 1}, .inst_budget = 100000000,
+                        .on_issue = watched ? watch_only : NULL, .on_issue_user = &issues};
+    if (device_launch(m, entry, &cfg, args, st, &f, &err) != SIM_OK)
+        fail_msg("%s %s: %s%s", file, entry, err.msg, f.faulted ? f.msg : "");
+    if (watched)
+        assert_int_equal(issues, st->warp_insts);
+    st->seconds = 0;
+    down(result, out, out_bytes);
+}
+
+static void expect_unwatched_same(const char *file, const char *entry, unsigned grid, unsigned block, void **args,
+                                  DevicePtr out, size_t out_bytes)
+{
+    DeviceStats a, b;
+    uint8_t *ra = malloc(out_bytes), *rb = malloc(out_bytes);
+    assert_true(ra && rb);
+    run_watched(file, entry, grid, block, args, out, out_bytes, false, &a, ra);
+    run_watched(file, entry, grid, block, args, out, out_bytes, true, &b, rb);
+    if (a.cycles != b.cycles || a.warp_insts != b.warp_insts || a.thread_insts != b.thread_insts ||
+        a.divergent_branches != b.divergent_branches || a.barriers != b.barriers ||
+        a.shared_loads != b.shared_loads || a.shared_stores != b.shared_stores)
+        fail_msg("%s %s: cycles %llu and %llu, warp instructions %llu and %llu, divergent branches %llu and %llu",
+                 file, entry, (unsigned long long)a.cycles, (unsigned long long)b.cycles,
+                 (unsigned long long)a.warp_insts, (unsigned long long)b.warp_insts,
+                 (unsigned long long)a.divergent_branches, (unsigned long long)b.divergent_branches);
+    assert_memory_equal(ra, rb, out_bytes);
+    free(ra);
+    free(rb);
+}
+
+static void test_a_stepper_that_only_watches_changes_no_statistic(void **s)
+{
+    (void)s;
+    enum { N = 1200 * 256 };
+    int *in = malloc(N * sizeof *in);
+    assert_non_null(in);
+    for (int i = 0; i < N; i++)
+        in[i] = (int)((unsigned)i * 2654435761u % 2001u) - 1000;
+    DevicePtr din = up(in, N * sizeof *in), dout = dalloc(N * sizeof *in), dpeak = dalloc(N * sizeof *in);
+    int n = N;
+    /* a tree reduction on more blocks than the SMs hold: barriers, groups of
+     * a diverged warp meeting, blocks retiring and others dispatched */
+    expect_unwatched_same("tests/kernels/bench.ptx", "bench_reduce", 1200, 256, (void *[]){&din, &dout, &n}, dout,
+                          1200 * sizeof(int));
+    /* shared accesses by groups of every shape */
+    expect_unwatched_same("tests/kernels/shared_rows.ptx", "shared_rows", 340, 256, (void *[]){&din, &dout}, dout,
+                          340 * 256 * sizeof(int));
+    /* data-dependent branches and loops */
+    int nb = 64 * 128;
+    expect_unwatched_same("tests/kernels/divergence.ptx", "branches", 64, 128, (void *[]){&din, &dout, &nb}, dout,
+                          (size_t)nb * sizeof(int));
+    expect_unwatched_same("tests/kernels/divergence.ptx", "collatz", 64, 128,
+                          (void *[]){&din, &dout, &dpeak, &nb}, dout, (size_t)nb * sizeof(int));
+    free(in);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +303,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_seeds_reproduce_and_schedules_differ, harness_setup_sim,
                                         harness_teardown),
         cmocka_unit_test_setup_teardown(test_stats_count_cycles, harness_setup_sim, harness_teardown),
+        cmocka_unit_test_setup_teardown(test_a_stepper_that_only_watches_changes_no_statistic, harness_setup_sim,
+                                        harness_teardown),
         cmocka_unit_test_setup_teardown(test_shared_accesses_join_a_burst_while_the_block_waits, harness_setup_sim,
                                         harness_teardown),
     };
